@@ -1,0 +1,147 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
+import { findKeyForAuthentication, touchKeyLastUsed } from '../db/api-keys.ts';
+import type { Db } from '../db/connect.ts';
+import type { Organization, Plan } from '../db/organizations.ts';
+import { PLANS } from '../db/organizations.ts';
+import { parseKey, type Scope, secretMatches } from './keys.ts';
+import type { RateLimitStore } from './rate-limit.ts';
+
+/** What a route declares about who may call it (route `config`). */
+export interface RouteAccess {
+  /** The scope a key needs. Routes without one are not part of the keyed API. */
+  scope?: Scope;
+  /** The lowest plan allowed to call the route. */
+  minimumPlan?: Plan;
+  /** Answer without a key (used for the public demo brand's categories). */
+  allowAnonymous?: (request: FastifyRequest) => boolean;
+  /** Outside the keyed API entirely: documentation, health. */
+  public?: boolean;
+}
+
+export interface Caller {
+  keyId: string;
+  scopes: readonly Scope[];
+  organization: Organization;
+}
+
+export interface GateOptions {
+  read: Db;
+  primary: Db;
+  pepper: string | undefined;
+  rateLimit: RateLimitStore;
+  rateLimitPerMinute: number;
+}
+
+const WINDOW_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
+// Areas the contract keeps away from keys whatever the method (rule 9).
+const FORBIDDEN_AREAS = /^\/api\/(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/;
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  const apiKey = request.headers['x-api-key'];
+  if (authorization !== undefined && apiKey !== undefined) {
+    throw new NotAuthenticated('Send the API key in one header only: Authorization or X-API-Key, not both.');
+  }
+  if (Array.isArray(apiKey)) throw new NotAuthenticated('Send the X-API-Key header once.');
+  if (apiKey !== undefined) return apiKey.trim();
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new NotAuthenticated('Invalid Authorization header. Use "Authorization: Bearer <API_KEY>".');
+  return match[1];
+}
+
+/**
+ * Decides, in the order decisions.md fixes, whether a request may proceed: authentication,
+ * method, add-on, scope, plan, then the rate limit. The first failure answers.
+ */
+export function createGate(options: GateOptions) {
+  const lastUsedWrites = new Map<string, number>();
+
+  async function spend(bucket: string, reply: FastifyReply, headers: boolean): Promise<void> {
+    const decision = await options.rateLimit.hit(bucket, options.rateLimitPerMinute, WINDOW_MS, Date.now());
+    if (headers) {
+      reply.header('RateLimit-Policy', `"default";q=${options.rateLimitPerMinute};w=60`);
+      reply.header('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+    }
+    if (!decision.allowed) throw new Throttled(decision.resetSeconds);
+  }
+
+  function recordUse(id: number, keyId: string): void {
+    const now = Date.now();
+    if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
+    lastUsedWrites.set(keyId, now);
+    touchKeyLastUsed(options.primary, id, new Date(now).toISOString()).catch(() => {
+      lastUsedWrites.delete(keyId);
+    });
+  }
+
+  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const path = request.url.split('?')[0] ?? '';
+    const access = (request.routeOptions.config as { access?: RouteAccess } | undefined)?.access;
+    if (access?.public || !path.startsWith('/api')) return;
+
+    let raw: string | undefined;
+    try {
+      raw = presentedKey(request);
+      if (raw === undefined && access?.allowAnonymous?.(request) && request.method === 'GET') {
+        await spend(`ip:${request.ip}`, reply, false);
+        return;
+      }
+      if (raw === undefined) throw new NotAuthenticated();
+    } catch (error) {
+      await spend(`ip:${request.ip}`, reply, false);
+      throw error;
+    }
+
+    const parsed = parseKey(raw);
+    const key = parsed ? await findKeyForAuthentication(options.read, parsed.keyId) : undefined;
+    const now = new Date().toISOString();
+    const failure = !parsed
+      ? 'Invalid API key.'
+      : !key || !secretMatches(parsed.secret, key.secretHash, options.pepper)
+        ? 'Invalid API key.'
+        : key.revokedAt
+          ? 'This API key has been revoked.'
+          : key.expiresAt && key.expiresAt <= now
+            ? 'This API key has expired.'
+            : undefined;
+    if (failure || !key) {
+      await spend(`ip:${request.ip}`, reply, false);
+      throw new NotAuthenticated(failure);
+    }
+
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new PermissionDenied('API keys are read-only: only GET requests are allowed.');
+    }
+    if (FORBIDDEN_AREAS.test(path)) {
+      throw new PermissionDenied('This endpoint is not available to API keys.');
+    }
+    if (!key.organization.apiAccess) {
+      throw new PermissionDenied(
+        'API access is a paid add-on that is not active for this organization. Enable it in billing settings.',
+      );
+    }
+    if (access?.scope && !key.scopes.includes(access.scope)) {
+      throw new PermissionDenied(`This API key lacks the required scope: ${access.scope}.`);
+    }
+    if (access?.minimumPlan && PLANS.indexOf(key.organization.plan) < PLANS.indexOf(access.minimumPlan)) {
+      throw new PermissionDenied(
+        `This endpoint requires the ${access.minimumPlan} plan or higher; the organization is on ${key.organization.plan}.`,
+      );
+    }
+    await spend(`key:${key.keyId}`, reply, true);
+    recordUse(key.id, key.keyId);
+    request.caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+}

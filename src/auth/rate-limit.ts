@@ -1,0 +1,53 @@
+// An exact rolling-window limiter: a key gets at most `limit` accepted requests in any span of
+// `windowMs`. Each accepted request's time is kept until it leaves the window, so there is no
+// fixed-window burst at the boundary. The store is behind an interface so several instances can
+// share one (Redis) while a single instance keeps it in memory.
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Requests still allowed in the window after this one. */
+  remaining: number;
+  /** Whole seconds until the oldest counted request leaves the window (a slot frees). */
+  resetSeconds: number;
+}
+
+export interface RateLimitStore {
+  hit(bucket: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly buckets = new Map<string, number[]>();
+  private sweeps = 0;
+
+  async hit(bucket: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
+    const since = now - windowMs;
+    let times = this.buckets.get(bucket);
+    if (!times) {
+      times = [];
+      this.buckets.set(bucket, times);
+    }
+    let expired = 0;
+    while (expired < times.length && (times[expired] as number) <= since) expired++;
+    if (expired > 0) times.splice(0, expired);
+    const allowed = times.length < limit;
+    if (allowed) times.push(now);
+    if (++this.sweeps % 10_000 === 0) this.sweep(since);
+    const oldest = times[0];
+    return {
+      allowed,
+      remaining: Math.max(0, limit - times.length),
+      resetSeconds: oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.buckets.clear();
+  }
+
+  private sweep(since: number): void {
+    for (const [bucket, times] of this.buckets) {
+      if (times.length === 0 || (times[times.length - 1] as number) <= since) this.buckets.delete(bucket);
+    }
+  }
+}

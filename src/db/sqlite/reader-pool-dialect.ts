@@ -1,0 +1,182 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import { QueryTimeout } from '../../errors.ts';
+import { remainingBudgetMs } from '../budget.ts';
+
+const childScript = fileURLToPath(new URL('./reader-child.ts', import.meta.url));
+
+interface Pending {
+  id: number;
+  resolve: (result: QueryResult<unknown>) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface Reply {
+  id: number;
+  rows?: unknown[];
+  changes?: number;
+  error?: { message: string; code?: string };
+}
+
+/** One read-only SQLite connection living in a child process that can be killed mid-statement. */
+class ReaderProcess implements DatabaseConnection {
+  dead = false;
+  private readonly child: ChildProcess;
+  private pending: Pending | undefined;
+  private seq = 0;
+
+  private readonly defaultCapMs: number;
+
+  constructor(path: string, defaultCapMs: number) {
+    this.defaultCapMs = defaultCapMs;
+    this.child = fork(childScript, [path], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.unref();
+    this.child.channel?.unref();
+    this.child.on('message', (reply: Reply) => this.settle(reply));
+    this.child.on('exit', () => {
+      this.dead = true;
+      this.fail(new Error('The SQLite reader process exited unexpectedly.'));
+    });
+  }
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const budget = remainingBudgetMs();
+    const capMs = budget?.capMs ?? this.defaultCapMs;
+    const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
+    if (this.dead) return Promise.reject(new Error('The SQLite reader process is gone.'));
+    if (remainingMs <= 0) return Promise.reject(new QueryTimeout(capMs));
+    return new Promise<QueryResult<R>>((resolve, reject) => {
+      const id = ++this.seq;
+      const timer = setTimeout(() => {
+        // The statement is still running inside SQLite; only ending the process stops it.
+        this.kill();
+        this.fail(new QueryTimeout(capMs));
+      }, remainingMs);
+      this.pending = { id, resolve: resolve as Pending['resolve'], reject, timer };
+      this.child.send({ id, sql: compiled.sql, params: compiled.parameters });
+    });
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered by this driver
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on the SQLite reader pool.');
+  }
+
+  kill(): void {
+    if (!this.dead) {
+      this.dead = true;
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  private settle(reply: Reply): void {
+    const pending = this.pending;
+    if (!pending || pending.id !== reply.id) return;
+    this.pending = undefined;
+    clearTimeout(pending.timer);
+    if (reply.error) {
+      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    } else {
+      pending.resolve({ rows: reply.rows ?? [], numAffectedRows: BigInt(reply.changes ?? 0) });
+    }
+  }
+
+  private fail(error: Error): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    clearTimeout(pending.timer);
+    pending.reject(error);
+  }
+}
+
+class ReaderPoolDriver implements Driver {
+  private readonly idle: ReaderProcess[] = [];
+  private readonly live = new Set<ReaderProcess>();
+  private readonly waiters: Array<(reader: ReaderProcess) => void> = [];
+
+  private readonly path: string;
+  private readonly size: number;
+  private readonly defaultCapMs: number;
+
+  constructor(path: string, size: number, defaultCapMs: number) {
+    this.path = path;
+    this.size = size;
+    this.defaultCapMs = defaultCapMs;
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const idle = this.idle.pop();
+    if (idle) return idle;
+    if (this.live.size < this.size) return this.spawn();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const reader = connection as ReaderProcess;
+    let next: ReaderProcess | undefined = reader;
+    if (reader.dead) {
+      this.live.delete(reader);
+      next = this.waiters.length > 0 ? this.spawn() : undefined;
+    }
+    if (!next) return;
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(next);
+    else this.idle.push(next);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    for (const reader of this.live) reader.kill();
+    this.live.clear();
+    this.idle.length = 0;
+  }
+
+  private spawn(): ReaderProcess {
+    const reader = new ReaderProcess(this.path, this.defaultCapMs);
+    this.live.add(reader);
+    return reader;
+  }
+}
+
+/**
+ * The dialect for the API's reads on SQLite: a small pool of child processes, each holding one
+ * read-only connection, so reads never block the event loop and a statement past the request's
+ * database-work cap is really stopped.
+ */
+export function readerPoolSqliteDialect(path: string, size: number, defaultCapMs: number): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
+  };
+}

@@ -1,0 +1,291 @@
+import type { Generated } from 'kysely';
+
+// Row types of every table. Flags are stored as 0/1 integers and timestamps as ISO-8601 UTC text
+// on both databases' wire (PostgreSQL keeps timestamptz; its driver hands back ISO strings), so
+// one repository serves SQLite and PostgreSQL alike.
+type Flag = number;
+type Timestamp = string;
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  plan: string;
+  api_access: Flag;
+  timezone: string;
+  free_report_used: Flag;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  org_id: number;
+  key_id: string;
+  name: string;
+  secret_hash: string;
+  scopes: string;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface BrandsTable {
+  id: Generated<number>;
+  org_id: number;
+  name: string;
+  website: string;
+  aliases: string;
+  status: string;
+  is_demo: Flag;
+  merged_into_brand_id: number | null;
+  merged_at: Timestamp | null;
+  executive_summary: string;
+  executive_summary_updated_at: Timestamp | null;
+  monitoring_interval_hours: number;
+  next_monitored_run_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  name: string;
+  description: string;
+  is_archived: Flag;
+  created_at: Timestamp;
+}
+
+export interface PromptsTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  text: string;
+  external_key: string | null;
+  is_monitored: Flag;
+  is_archived: Flag;
+  created_at: Timestamp;
+}
+
+export interface CompetitorsTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  name: string;
+  canonical_key: string;
+  canonical_name: string;
+  aliases: string;
+  created_at: Timestamp;
+}
+
+export interface RunsTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  external_id: string | null;
+  status: string;
+  methodology: string;
+  is_legacy: Flag;
+  published_at: Timestamp | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  completed_prompts: number;
+  total_prompts: number;
+  created_at: Timestamp;
+}
+
+export interface RunPromptsTable {
+  org_id: number;
+  run_id: number;
+  prompt_id: number;
+}
+
+export interface ResponsesTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  run_id: number;
+  prompt_id: number;
+  external_key: string | null;
+  model: string;
+  model_label: string;
+  surface: string;
+  outcome: string;
+  methodology: string;
+  has_mention_data: Flag;
+  sample_count: number;
+  mentioned: Flag;
+  rank: number | null;
+  sentiment: string | null;
+  answer_text: string | null;
+  answer_html: string | null;
+  text_length: number;
+  captured_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface ResponseMentionsTable {
+  id: Generated<number>;
+  org_id: number;
+  run_id: number;
+  response_id: number;
+  competitor_id: number | null;
+  is_brand: Flag;
+  name: string;
+  rank: number | null;
+}
+
+export interface ResponseCitationsTable {
+  id: Generated<number>;
+  org_id: number;
+  run_id: number;
+  response_id: number;
+  url: string;
+  domain: string;
+  position: number;
+}
+
+/** One row per (run, prompt) the run scored: the aggregate analytics and scores read. */
+export interface RunPromptScoresTable {
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  run_id: number;
+  prompt_id: number;
+  methodology: string;
+  scored_at: Timestamp;
+  score: number;
+  weight_total: number;
+}
+
+export interface ReportArtifactsTable {
+  id: Generated<number>;
+  org_id: number;
+  brand_id: number;
+  category_id: number | null;
+  report_type: string;
+  status: string;
+  format: string;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+  error_message: string;
+  agent_name: string;
+  agent_version: string;
+  cost_usd: string;
+  kg_generation_job: string;
+  evidence_refs_count: number;
+  is_branded: Flag;
+  aborted_reason: string;
+  generated_by_user_id: number | null;
+}
+
+export interface ReportFilesTable {
+  org_id: number;
+  artifact_id: number;
+  kind: string;
+  content_type: string;
+  byte_length: number;
+  content: Uint8Array;
+}
+
+export interface RecommendationsTable {
+  id: string;
+  org_id: number;
+  brand_id: number;
+  category_id: number | null;
+  rec_type: string;
+  title: string;
+  status: string;
+  priority: string;
+  score: number;
+  why: string;
+  suggested_action: string;
+  expected_impact: string;
+  measurement_plan: string;
+  impact: number;
+  effort: number;
+  confidence: number;
+  started_at: Timestamp | null;
+  implemented_at: Timestamp | null;
+  dismissed_at: Timestamp | null;
+  superseded_at: Timestamp | null;
+  dismissed_reason: string;
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RecommendationArtifactsTable {
+  id: string;
+  org_id: number;
+  recommendation_id: string;
+  artifact_type: string;
+  title: string;
+  body: string;
+  target_url: string;
+  status: string;
+  generated_by_model: string;
+  generation_prompt_version: string;
+  published_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RecommendationOutcomesTable {
+  id: string;
+  org_id: number;
+  recommendation_id: string;
+  metric_name: string;
+  metric_subject: string;
+  baseline_value: number;
+  current_value: number;
+  baseline_at: Timestamp;
+  measured_at: Timestamp;
+  measurement_window_days: number;
+  attribution_confidence: string;
+  is_measured: Flag;
+  notes: string;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  brands: BrandsTable;
+  categories: CategoriesTable;
+  prompts: PromptsTable;
+  competitors: CompetitorsTable;
+  runs: RunsTable;
+  run_prompts: RunPromptsTable;
+  responses: ResponsesTable;
+  response_mentions: ResponseMentionsTable;
+  response_citations: ResponseCitationsTable;
+  run_prompt_scores: RunPromptScoresTable;
+  report_artifacts: ReportArtifactsTable;
+  report_files: ReportFilesTable;
+  recommendations: RecommendationsTable;
+  recommendation_artifacts: RecommendationArtifactsTable;
+  recommendation_outcomes: RecommendationOutcomesTable;
+}

@@ -1,0 +1,76 @@
+import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import { type FieldErrors, NotFound, ValidationFailed } from '../errors.ts';
+
+// Routes validate with attachValidation, so that a hidden or absent object answers 404 before
+// its query string is judged (decisions.md, order of checks 7 then 8). A route first calls
+// `rejectInvalidParams`, looks its objects up, then calls `rejectInvalidQuery`.
+
+function quoted(value: unknown): string {
+  return JSON.stringify(typeof value === 'string' ? value : String(value));
+}
+
+function fieldOf(error: FastifySchemaValidationError): string {
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  if (missing) return missing;
+  const path = error.instancePath.replace(/^\//, '').split('/')[0];
+  return path || 'non_field_errors';
+}
+
+function messageOf(error: FastifySchemaValidationError, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'enum':
+      return `${quoted(value)} is not a valid choice.`;
+    case 'type':
+      if (params.type === 'integer' || params.type === 'number') return 'A valid integer is required.';
+      if (params.type === 'boolean') return 'Must be a valid boolean.';
+      return `Expected a ${String(params.type)}.`;
+    case 'minimum':
+      return `Ensure this value is greater than or equal to ${String(params.limit)}.`;
+    case 'maximum':
+      return `Ensure this value is less than or equal to ${String(params.limit)}.`;
+    case 'pattern':
+    case 'format':
+      return `${quoted(value)} has the wrong format.`;
+    case 'maxLength':
+      return `Ensure this field has no more than ${String(params.limit)} characters.`;
+    default:
+      return error.message ?? 'Invalid value.';
+  }
+}
+
+export function fieldErrors(
+  errors: readonly FastifySchemaValidationError[],
+  input: Record<string, unknown> | undefined,
+): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    const field = fieldOf(error);
+    const message = messageOf(error, input?.[field]);
+    const list = fields[field] ?? [];
+    if (!list.includes(message)) list.push(message);
+    fields[field] = list;
+  }
+  return fields;
+}
+
+function validationOf(request: FastifyRequest) {
+  const error = request.validationError as
+    | (Error & { validation?: FastifySchemaValidationError[]; validationContext?: string })
+    | undefined;
+  return error?.validation ? { context: error.validationContext, errors: error.validation } : undefined;
+}
+
+/** Path parameters are integers; anything else cannot name an object, so it is not found. */
+export function rejectInvalidParams(request: FastifyRequest): void {
+  if (validationOf(request)?.context === 'params') throw new NotFound();
+}
+
+export function rejectInvalidQuery(request: FastifyRequest): void {
+  const validation = validationOf(request);
+  if (!validation) return;
+  if (validation.context === 'params') throw new NotFound();
+  throw new ValidationFailed(fieldErrors(validation.errors, request.query as Record<string, unknown>));
+}

@@ -1,0 +1,3 @@
+import type { App } from '../http/types.ts';
+
+export async function runRoutes(_app: App): Promise<void> {}
