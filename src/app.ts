@@ -11,6 +11,7 @@ import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import type { App } from './http/types.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { categoryRoutes } from './routes/categories.ts';
 import { recommendationRoutes } from './routes/recommendations.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(runRoutes);
   await app.register(reportRoutes);
   await app.register(recommendationRoutes);
+  await app.register(analyticsRoutes);
 
   app.addHook('onClose', async () => {
     await rateLimit.close();
