@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TInteger, type TSchema, Type } from 'typebox';
 
 // Building blocks shared by every resource's schemas.
 
@@ -19,8 +19,11 @@ export const PageQuery = {
   ),
 };
 
-export const IdParam = (name: string) =>
-  Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+// Typed by the literal name, so that handlers read `request.params.<name>` as a number.
+export const IdParam = <K extends string>(name: K) => {
+  const id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+  return Type.Object({ [name]: id } as Record<K, TInteger>);
+};
 
 export function Paginated<T extends TSchema>(item: T, extra: Record<string, TSchema> = {}) {
   return Type.Object({
