@@ -1,0 +1,120 @@
+import type { Db } from './connect.ts';
+import {
+  eligibleScoreSummaries,
+  NO_SCORE_DATA,
+  type PromptCounts,
+  promptCounts,
+  type ScoreSummary,
+} from './prompts.ts';
+import { visibleRun } from './run-scores.ts';
+
+export interface CategoryFilters {
+  includeArchived: boolean;
+}
+
+export interface CategoryRecord extends PromptCounts {
+  id: number;
+  brandId: number;
+  name: string;
+  description: string;
+  isArchived: boolean;
+  createdAt: string;
+  lastRunAt: string | null;
+  scores: ScoreSummary;
+}
+
+/** The few columns a sub-resource route needs to scope itself to a category. */
+export interface CategoryRef {
+  id: number;
+  brandId: number;
+}
+
+export async function findCategoryRef(
+  db: Db,
+  orgId: number,
+  categoryId: number,
+): Promise<CategoryRef | undefined> {
+  return db
+    .selectFrom('categories')
+    .select(['id', 'brand_id as brandId'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', categoryId)
+    .executeTakeFirst();
+}
+
+function categoriesOf(db: Db, orgId: number, brandId: number, filters: CategoryFilters) {
+  let query = db
+    .selectFrom('categories as c')
+    .where('c.org_id', '=', orgId)
+    .where('c.brand_id', '=', brandId);
+  if (!filters.includeArchived) query = query.where('c.is_archived', '=', 0);
+  return query;
+}
+
+export async function countCategories(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  filters: CategoryFilters,
+): Promise<number> {
+  const row = await categoriesOf(db, orgId, brandId, filters)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** One page of a brand's categories by name, then grouped queries for the page's aggregates. */
+export async function listCategories(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  filters: CategoryFilters,
+  page: { offset: number; pageSize: number },
+): Promise<CategoryRecord[]> {
+  const rows = await categoriesOf(db, orgId, brandId, filters)
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('runs as r')
+          .select((e) => ['r.category_id', e.fn.max('r.finished_at').as('last_run_at')])
+          .where('r.org_id', '=', orgId)
+          .where('r.brand_id', '=', brandId)
+          .where(visibleRun)
+          .groupBy('r.category_id')
+          .as('lr'),
+      (join) => join.onRef('lr.category_id', '=', 'c.id'),
+    )
+    .select([
+      'c.id',
+      'c.brand_id',
+      'c.name',
+      'c.description',
+      'c.is_archived',
+      'c.created_at',
+      'lr.last_run_at',
+    ])
+    .orderBy((eb) => eb.fn('lower', ['c.name']))
+    .orderBy('c.id')
+    .limit(page.pageSize)
+    .offset(page.offset)
+    .execute();
+  if (rows.length === 0) return [];
+
+  const ids = rows.map((r) => r.id);
+  const [prompts, scores] = await Promise.all([
+    promptCounts(db, orgId, 'category', ids),
+    eligibleScoreSummaries(db, orgId, { brandId, categoryIds: ids }),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    brandId: row.brand_id,
+    name: row.name,
+    description: row.description,
+    isArchived: row.is_archived === 1,
+    createdAt: row.created_at,
+    lastRunAt: row.last_run_at ?? null,
+    promptCount: prompts.get(row.id)?.promptCount ?? 0,
+    monitoredPromptCount: prompts.get(row.id)?.monitoredPromptCount ?? 0,
+    scores: scores.get(row.id) ?? NO_SCORE_DATA,
+  }));
+}

@@ -1,0 +1,190 @@
+import { sql } from 'kysely';
+import { currentAndPreviousScore, groupByPrompt } from '../domain/scoring.ts';
+import type { Db } from './connect.ts';
+import {
+  eligiblePromptScoreRows,
+  recencyPerPrompt,
+  type ScopedPromptRunScore,
+  visibleRun,
+} from './run-scores.ts';
+
+/** 1 when the prompt (alias p) in its category (alias c) is eligible for scoring, else 0. */
+export const eligibleFlag = sql<number>`case when p.is_monitored = 1 and p.is_archived = 0 and c.is_archived = 0 then 1 else 0 end`;
+
+export interface PromptCounts {
+  /** Non-archived prompts (for a brand: only those in non-archived categories). */
+  promptCount: number;
+  /** Eligible prompts: monitored, not archived, in a non-archived category. */
+  monitoredPromptCount: number;
+}
+
+/** Prompt counts of several brands or categories in one grouped query. */
+export async function promptCounts(
+  db: Db,
+  orgId: number,
+  by: 'brand' | 'category',
+  ids: readonly number[],
+): Promise<Map<number, PromptCounts>> {
+  if (ids.length === 0) return new Map();
+  const column = by === 'brand' ? 'p.brand_id' : 'p.category_id';
+  let query = db
+    .selectFrom('prompts as p')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .select((eb) => [
+      eb.ref(column).as('id'),
+      eb.fn.countAll().as('prompts'),
+      eb.fn.sum<number | string>(eligibleFlag).as('monitored'),
+    ])
+    .where('p.org_id', '=', orgId)
+    .where('c.org_id', '=', orgId)
+    .where(column, 'in', ids)
+    .where('p.is_archived', '=', 0)
+    .groupBy(column);
+  // An archived category's prompts are no longer the brand's; the category itself still shows them.
+  if (by === 'brand') query = query.where('c.is_archived', '=', 0);
+  const rows = await query.execute();
+  return new Map(
+    rows.map((r) => [r.id, { promptCount: Number(r.prompts), monitoredPromptCount: Number(r.monitored) }]),
+  );
+}
+
+export type ScoreSummary = ReturnType<typeof currentAndPreviousScore>;
+
+export const NO_SCORE_DATA: ScoreSummary = { averageScore: 0, previousScore: 0, hasScoreData: false };
+
+/**
+ * averageScore / previousScore / hasScoreData of several brands, or of several categories of one
+ * brand, from one query over their eligible prompts' scores.
+ */
+export async function eligibleScoreSummaries(
+  db: Db,
+  orgId: number,
+  scope: { brandIds: readonly number[] } | { brandId: number; categoryIds: readonly number[] },
+): Promise<Map<number, ScoreSummary>> {
+  const byCategory = 'categoryIds' in scope;
+  // The latest score and its predecessor are all currentAndPreviousScore reads.
+  const rows = await eligiblePromptScoreRows(
+    db,
+    orgId,
+    byCategory ? { brandIds: [scope.brandId], categoryIds: scope.categoryIds } : scope,
+    { latestPerPrompt: 2 },
+  );
+  const groups = new Map<number, ScopedPromptRunScore[]>();
+  for (const row of rows) {
+    const key = byCategory ? row.categoryId : row.brandId;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return new Map([...groups].map(([key, group]) => [key, currentAndPreviousScore(groupByPrompt(group))]));
+}
+
+export interface PromptFilters {
+  includeArchived: boolean;
+}
+
+export interface PromptRecord {
+  id: number;
+  categoryId: number;
+  brandId: number;
+  text: string;
+  isMonitored: boolean;
+  isArchived: boolean;
+  createdAt: string;
+  latestScore: number;
+  previousScore: number;
+  hasScoreData: boolean;
+  lastRunId: number | null;
+  lastRunAt: string | null;
+}
+
+function promptsOf(db: Db, orgId: number, categoryId: number, filters: PromptFilters) {
+  let query = db
+    .selectFrom('prompts as p')
+    .where('p.org_id', '=', orgId)
+    .where('p.category_id', '=', categoryId);
+  if (!filters.includeArchived) query = query.where('p.is_archived', '=', 0);
+  return query;
+}
+
+export async function countPrompts(
+  db: Db,
+  orgId: number,
+  categoryId: number,
+  filters: PromptFilters,
+): Promise<number> {
+  const row = await promptsOf(db, orgId, categoryId, filters)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * One page of a category's prompts, oldest first. A prompt's scores are its own scored visible
+ * runs whatever its eligibility, so an unmonitored or archived prompt still shows its history.
+ */
+export async function listPrompts(
+  db: Db,
+  orgId: number,
+  category: { id: number; brandId: number },
+  filters: PromptFilters,
+  page: { offset: number; pageSize: number },
+): Promise<PromptRecord[]> {
+  const rows = await promptsOf(db, orgId, category.id, filters)
+    .select([
+      'p.id',
+      'p.category_id',
+      'p.brand_id',
+      'p.text',
+      'p.is_monitored',
+      'p.is_archived',
+      'p.created_at',
+    ])
+    .orderBy('p.id')
+    .limit(page.pageSize)
+    .offset(page.offset)
+    .execute();
+  if (rows.length === 0) return [];
+
+  const ranked = db
+    .selectFrom('run_prompt_scores as s')
+    .innerJoin('runs as r', 'r.id', 's.run_id')
+    .select(['s.prompt_id', 's.run_id', 's.scored_at', 's.score', recencyPerPrompt.as('recency')])
+    .where('s.org_id', '=', orgId)
+    .where('r.org_id', '=', orgId)
+    // The brand narrows the lookup to the (org, brand, prompt) index.
+    .where('s.brand_id', '=', category.brandId)
+    .where(
+      's.prompt_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .where(visibleRun);
+  // A prompt's latest score and its predecessor: all its record shows.
+  const scores = await db
+    .selectFrom(ranked.as('e'))
+    .select(['e.prompt_id as promptId', 'e.run_id as runId', 'e.scored_at as scoredAt', 'e.score'])
+    .where('e.recency', '<=', 2)
+    .execute();
+  const byPrompt = groupByPrompt(scores);
+
+  return rows.map((row) => {
+    const history = byPrompt.get(row.id) ?? [];
+    const latest = history[history.length - 1];
+    const summary = currentAndPreviousScore(new Map([[row.id, history]]));
+    return {
+      id: row.id,
+      categoryId: row.category_id,
+      brandId: row.brand_id,
+      text: row.text,
+      isMonitored: row.is_monitored === 1,
+      isArchived: row.is_archived === 1,
+      createdAt: row.created_at,
+      latestScore: summary.averageScore,
+      previousScore: summary.previousScore,
+      hasScoreData: summary.hasScoreData,
+      lastRunId: latest?.runId ?? null,
+      lastRunAt: latest?.scoredAt ?? null,
+    };
+  });
+}
