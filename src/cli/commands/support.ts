@@ -1,0 +1,132 @@
+// What the command groups share: opening the database from the environment's configuration,
+// argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
+import { InvalidArgumentError } from 'commander';
+import { isScope, SCOPES, type Scope } from '../../auth/keys.ts';
+import { type Config, loadConfig } from '../../config.ts';
+import { connectDatabases, type Db } from '../../db/connect.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+
+/**
+ * Runs `fn` on the primary database, then closes it. `schema` says what to do about the schema
+ * first: bring it up to date, leave it alone, or (the default) require it, so that a database
+ * that was never migrated fails with a hint instead of a missing-table error.
+ */
+export async function withDatabase<T>(
+  fn: (db: Db, config: Config) => Promise<T>,
+  options: { schema?: 'migrate' | 'require' | 'ignore' } = {},
+): Promise<T> {
+  const config = loadConfig();
+  const dbs = connectDatabases(config);
+  try {
+    if (options.schema === 'migrate') await migrateToLatest(dbs.primary);
+    else if (options.schema !== 'ignore') await requireSchema(dbs.primary);
+    return await fn(dbs.primary, config);
+  } finally {
+    await dbs.close();
+  }
+}
+
+async function requireSchema(db: Db): Promise<void> {
+  try {
+    await db.selectFrom('organizations').select('id').limit(1).execute();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/no such table|does not exist/i.test(message)) {
+      throw new Error('the database has no schema yet: run "sightline migrate" first');
+    }
+    throw error;
+  }
+}
+
+export function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  }
+  return Number(value);
+}
+
+export function parseSlug(value: string): string {
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/.test(value)) {
+    throw new InvalidArgumentError(
+      'expected 1-40 lowercase letters, digits or hyphens, starting and ending with a letter or digit.',
+    );
+  }
+  return value;
+}
+
+export function parseName(value: string): string {
+  const name = value.trim();
+  if (name === '' || name.length > 200)
+    throw new InvalidArgumentError('expected a name of 1-200 characters.');
+  return name;
+}
+
+/** An IANA time zone, returned in its canonical spelling ("europe/berlin" → "Europe/Berlin"). */
+export function parseTimezone(value: string): string {
+  // Intl also accepts fixed offsets such as "+01:00", which are not IANA zones and ignore DST.
+  if (/^[+-]/.test(value))
+    throw new InvalidArgumentError('expected an IANA time zone such as Europe/Berlin.');
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new InvalidArgumentError('expected an IANA time zone such as Europe/Berlin or UTC.');
+  }
+}
+
+/** "all" or a comma-separated subset of the scopes. */
+export function parseScopes(value: string): Scope[] {
+  if (value.trim() === 'all') return [...SCOPES];
+  const scopes = [...new Set(value.split(',').map((s) => s.trim()))];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`expected "all" or a comma-separated list of ${SCOPES.join(', ')}.`);
+  }
+  return scopes as Scope[];
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const TEN_YEARS_MS = 3653 * 86_400_000;
+
+/** A lifetime such as 90s, 15m, 12h or 30d, as the expiry moment it gives from now. */
+export function parseExpiresIn(value: string): string {
+  const match = /^([1-9]\d{0,6})([smhd])$/.exec(value);
+  const ms = match ? Number(match[1]) * (UNIT_MS[match[2] as string] as number) : Number.NaN;
+  if (!match || ms > TEN_YEARS_MS) {
+    throw new InvalidArgumentError(
+      'expected a positive duration up to ten years, such as 90s, 15m, 12h or 30d.',
+    );
+  }
+  return new Date(Date.now() + ms).toISOString();
+}
+
+/** True when a YYYY-MM-DD prefix names a real day (Date.parse rolls 02-30 over to March). */
+function realCalendarDay(value: string): boolean {
+  const [year = 0, month = 0, day = 0] = value.slice(0, 10).split('-').map(Number);
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}
+
+/** An ISO-8601 date or date-time in the future (without an offset, the machine's local time). */
+export function parseExpiresAt(value: string): string {
+  const shaped = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(value);
+  const time = shaped && realCalendarDay(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time))
+    throw new InvalidArgumentError('expected an ISO-8601 date-time such as 2026-12-31T23:59:59Z.');
+  if (time <= Date.now()) throw new InvalidArgumentError('the expiry must be in the future.');
+  return new Date(time).toISOString();
+}
+
+/** Left-aligned columns separated by two spaces. */
+export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+export function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}

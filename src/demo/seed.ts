@@ -1,0 +1,67 @@
+// The demo data: five organizations with realistic brands, 121 days of monitoring history,
+// reports and recommendations, written deterministically (same seeding day, same rows) in one
+// transaction. See docs/notes/cli.md for what it contains and why.
+import type { Db } from '../db/connect.ts';
+import { ORGS } from './catalog.ts';
+import { type DemoManifest, findDemoManifest } from './manifest.ts';
+import { Prng } from './prng.ts';
+import { anchorOf } from './timeline.ts';
+import { writeCatalog } from './write-catalog.ts';
+import { writeRecommendations, writeReports } from './write-reports.ts';
+import { writeBrandHistory } from './write-runs.ts';
+
+export type { DemoManifest } from './manifest.ts';
+export { findDemoManifest } from './manifest.ts';
+
+const SEED = 'sightline-demo-v1';
+
+export class DemoConflictError extends Error {
+  override name = 'DemoConflictError';
+}
+
+/**
+ * Seeds the demo into a database that has no brands and none of the demo organizations (brand ids
+ * must start at 1 for the public demo brand to be id 9). `now` fixes the seeding day: timestamps
+ * are relative to its midnight UTC, so the latest day of history is always yesterday.
+ */
+export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<DemoManifest> {
+  const anchor = anchorOf(options.now ?? new Date());
+  const prng = new Prng(SEED);
+  await db.transaction().execute(async (trx) => {
+    const brands = await trx.selectFrom('brands').select('id').limit(1).executeTakeFirst();
+    const taken = await trx
+      .selectFrom('organizations')
+      .select('slug')
+      .where(
+        'slug',
+        'in',
+        ORGS.map((o) => o.slug),
+      )
+      .execute();
+    if (brands || taken.length > 0) {
+      const why =
+        taken.length > 0 ? `organization "${taken[0]?.slug}" already exists` : 'it already has brands';
+      throw new DemoConflictError(`cannot seed the demo into this database: ${why}; use a fresh database`);
+    }
+    const ids = await writeCatalog(trx, anchor);
+    for (const [index, brand] of ids.brands.entries()) {
+      await writeBrandHistory(trx, brand, index, anchor, prng.derive(`brand/${brand.spec.name}`));
+    }
+    // Recommendations first: generated reports list the open ones.
+    await writeRecommendations(trx, ids, anchor, prng.derive('recommendations'));
+    await writeReports(trx, ids, anchor, prng.derive('reports'));
+  });
+  const manifest = await findDemoManifest(db);
+  if (!manifest) throw new Error('the demo was written but its manifest cannot be read back');
+  return manifest;
+}
+
+/** Seeds the demo unless it is already there; either way returns its manifest. */
+export async function ensureDemo(
+  db: Db,
+  options: { now?: Date } = {},
+): Promise<{ manifest: DemoManifest; created: boolean }> {
+  const existing = await findDemoManifest(db);
+  if (existing) return { manifest: existing, created: false };
+  return { manifest: await seedDemo(db, options), created: true };
+}

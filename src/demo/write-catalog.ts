@@ -1,0 +1,180 @@
+// Writes the demo's organizations, people and brand set-up (categories, prompts, competitors).
+import type { Db } from '../db/connect.ts';
+import { insertRows } from './batch.ts';
+import { BRANDS, DEMO_BRAND_ID } from './brands.ts';
+import { type BrandSpec, ORGS, USERS } from './catalog.ts';
+import { DAY_MS } from './timeline.ts';
+
+/** Ids of what was written, for the rows that refer to them. */
+export interface CatalogIds {
+  orgs: Map<string, number>;
+  users: Map<string, number>;
+  brands: { spec: BrandSpec; id: number; orgId: number; categories: CategoryIds[] }[];
+}
+
+export interface CategoryIds {
+  id: number;
+  prompts: number[];
+  /** Competitor id by canonical key. */
+  competitors: Map<string, number>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function writeCatalog(db: Db, anchor: number): Promise<CatalogIds> {
+  const orgs = new Map<string, number>();
+  for (const org of ORGS) {
+    const row = await db
+      .insertInto('organizations')
+      .values({
+        slug: org.slug,
+        name: org.name,
+        plan: org.plan,
+        api_access: org.apiAccess ? 1 : 0,
+        timezone: org.timezone,
+        free_report_used: org.freeReportUsed ? 1 : 0,
+        created_at: iso(anchor - 400 * DAY_MS),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    orgs.set(org.slug, row.id);
+  }
+  const orgId = (slug: string) => {
+    const id = orgs.get(slug);
+    if (id === undefined) throw new Error(`demo refers to unknown organization ${slug}`);
+    return id;
+  };
+
+  const users = new Map<string, number>();
+  for (const user of USERS) {
+    const row = await db
+      .insertInto('users')
+      .values({ email: user.email, name: user.name, created_at: iso(anchor - 380 * DAY_MS) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    users.set(user.email, row.id);
+  }
+  await insertRows(
+    db,
+    'memberships',
+    USERS.flatMap((user) =>
+      user.memberships.map((m) => ({
+        org_id: orgId(m.org),
+        user_id: users.get(user.email) as number,
+        role: m.role,
+        created_at: iso(anchor - 370 * DAY_MS),
+      })),
+    ),
+  );
+
+  const brands: CatalogIds['brands'] = [];
+  for (const spec of BRANDS) {
+    const created = iso(anchor - (spec.historyFromDaysAgo + 5) * DAY_MS);
+    const live = spec.status === 'active';
+    const row = await db
+      .insertInto('brands')
+      .values({
+        org_id: orgId(spec.org),
+        name: spec.name,
+        website: spec.website,
+        aliases: JSON.stringify(spec.aliases),
+        status: spec.status,
+        is_demo: spec.isDemo ? 1 : 0,
+        merged_into_brand_id: null,
+        merged_at: spec.mergedInto ? iso(anchor - (spec.historyUntilDaysAgo - 1) * DAY_MS) : null,
+        executive_summary: spec.executiveSummary,
+        executive_summary_updated_at: spec.executiveSummary ? iso(anchor - 2 * DAY_MS + 9 * 3_600_000) : null,
+        monitoring_interval_hours: 24,
+        next_monitored_run_at: live ? iso(anchor + DAY_MS + 5 * 3_600_000) : null,
+        created_at: created,
+        updated_at: iso(anchor - spec.historyUntilDaysAgo * DAY_MS + 6 * 3_600_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (spec.isDemo && row.id !== DEMO_BRAND_ID) {
+      throw new Error(
+        `the public demo brand got id ${row.id}, not ${DEMO_BRAND_ID}: seed the demo into a fresh database`,
+      );
+    }
+    brands.push({
+      spec,
+      id: row.id,
+      orgId: orgId(spec.org),
+      categories: await writeCategories(db, spec, row.id, orgId(spec.org), created),
+    });
+  }
+
+  // A merge points at a brand that exists only once every brand is written.
+  for (const brand of brands) {
+    if (!brand.spec.mergedInto) continue;
+    const target = brands.find((b) => b.spec.name === brand.spec.mergedInto && b.orgId === brand.orgId);
+    if (!target) throw new Error(`demo brand ${brand.spec.name} merges into an unknown brand`);
+    await db
+      .updateTable('brands')
+      .set({ merged_into_brand_id: target.id })
+      .where('org_id', '=', brand.orgId)
+      .where('id', '=', brand.id)
+      .execute();
+  }
+  return { orgs, users, brands };
+}
+
+async function writeCategories(
+  db: Db,
+  spec: BrandSpec,
+  brandId: number,
+  orgId: number,
+  created: string,
+): Promise<CategoryIds[]> {
+  const out: CategoryIds[] = [];
+  for (const category of spec.categories) {
+    const row = await db
+      .insertInto('categories')
+      .values({
+        org_id: orgId,
+        brand_id: brandId,
+        name: category.name,
+        description: category.description,
+        is_archived: category.isArchived ? 1 : 0,
+        created_at: created,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const prompts: number[] = [];
+    for (const prompt of category.prompts) {
+      const p = await db
+        .insertInto('prompts')
+        .values({
+          org_id: orgId,
+          brand_id: brandId,
+          category_id: row.id,
+          text: prompt.text,
+          external_key: null,
+          is_monitored: prompt.isMonitored ? 1 : 0,
+          is_archived: prompt.isArchived ? 1 : 0,
+          created_at: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      prompts.push(p.id);
+    }
+    const competitors = await db
+      .insertInto('competitors')
+      .values(
+        category.competitors.map((c) => ({
+          org_id: orgId,
+          brand_id: brandId,
+          category_id: row.id,
+          name: c.name,
+          canonical_key: c.canonicalKey,
+          canonical_name: c.canonicalName,
+          aliases: JSON.stringify(c.aliases),
+          created_at: created,
+        })),
+      )
+      .returning(['id', 'canonical_key'])
+      .execute();
+    out.push({ id: row.id, prompts, competitors: new Map(competitors.map((c) => [c.canonical_key, c.id])) });
+  }
+  return out;
+}

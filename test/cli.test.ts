@@ -1,0 +1,464 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { InvalidArgumentError } from 'commander';
+import { buildApp } from '../src/app.ts';
+import { baseUrl } from '../src/cli/commands/start.ts';
+import {
+  formatTable,
+  parseExpiresAt,
+  parseExpiresIn,
+  parseName,
+  parsePort,
+  parseScopes,
+  parseSlug,
+  parseTimezone,
+} from '../src/cli/commands/support.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { connectDatabases, type Databases } from '../src/db/connect.ts';
+import type { App } from '../src/http/types.ts';
+import { createTestServices, type TestServices } from './support/services.ts';
+
+// The CLI runs as a child process, exactly as a person runs it, against a database of its own
+// (a temporary SQLite file, or a fresh PostgreSQL database in the suite's PostgreSQL pass).
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
+const KEY = /^sl_live_[0-9A-Za-z]{8}_[0-9A-Za-z]{38,}$/;
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Sandbox {
+  dir: string;
+  services: TestServices;
+  env: NodeJS.ProcessEnv;
+  cli(...args: string[]): Result;
+  close(): Promise<void>;
+}
+
+async function sandbox(): Promise<Sandbox> {
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-cli-'));
+  const services = await createTestServices(join(dir, 'cli.db'));
+  const env = {
+    ...process.env,
+    DATABASE_URL: services.overrides.databaseUrl,
+    LOG_LEVEL: 'silent',
+    METRICS_PORT: '0',
+    HOST: '127.0.0.1',
+  };
+  return {
+    dir,
+    services,
+    env,
+    cli: (...args) => {
+      const run = spawnSync(process.execPath, [MAIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
+      return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+    },
+    async close() {
+      await services.release();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A failure: the given exit code and exactly one line on stderr containing `message`. */
+function assertFails(result: Result, code: 1 | 2, message: RegExp): void {
+  assert.equal(result.status, code, `exit ${result.status}; stderr: ${result.stderr}`);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `stderr is not one line: ${result.stderr}`);
+  assert.match(lines[0] as string, message);
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) as string;
+}
+
+function configFor(box: Sandbox): Config {
+  return { ...loadConfig({}), databaseUrl: box.services.overrides.databaseUrl, logLevel: 'silent' };
+}
+
+/** An app over the sandbox's database, to check what keys the CLI made can do. */
+async function appFor(box: Sandbox): Promise<{ app: App; dbs: Databases }> {
+  const config = configFor(box);
+  const dbs = connectDatabases(config);
+  const app = await buildApp(config, { databases: dbs, logger: false });
+  await app.ready();
+  return { app, dbs };
+}
+
+describe('sightline CLI: schema, organizations and keys', () => {
+  let box: Sandbox;
+  before(async () => {
+    box = await sandbox();
+  });
+  after(() => box.close());
+
+  it('asks for migrate on a database without a schema, then migrates once', () => {
+    assertFails(box.cli('orgs', 'list'), 1, /run "sightline migrate" first/);
+    const first = box.cli('migrate');
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stdout, 'Applied migrations: 0001_initial.\n');
+    const second = box.cli('migrate');
+    assert.equal(second.stdout, 'The database schema is up to date.\n');
+  });
+
+  it('creates, lists and updates organizations with validated settings', () => {
+    const empty = box.cli('orgs', 'list');
+    assert.equal(empty.status, 0);
+    assert.match(empty.stdout, /No organizations yet/);
+
+    const created = box.cli('orgs', 'create', '--slug', 'wayne', '--name', 'Wayne Enterprises');
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(created.stdout, /Created organization wayne \(plan free, API access off, timezone UTC\)/);
+    assertFails(box.cli('orgs', 'create', '--slug', 'wayne', '--name', 'Again'), 1, /"wayne" already exists/);
+
+    const updated = box.cli(
+      'orgs',
+      'update',
+      'wayne',
+      '--plan',
+      'pro',
+      '--api-access',
+      'on',
+      '--timezone',
+      'europe/berlin',
+    );
+    assert.equal(updated.status, 0, updated.stderr);
+    // The zone is stored in its canonical IANA spelling.
+    assert.match(updated.stdout, /plan pro, API access on, timezone Europe\/Berlin/);
+
+    const list = box.cli('orgs', 'list');
+    const lines = list.stdout.trimEnd().split('\n');
+    assert.match(lines[0] as string, /^SLUG\s+NAME\s+PLAN\s+API ACCESS\s+TIMEZONE\s+CREATED$/);
+    assert.match(lines[1] as string, /^wayne\s+Wayne Enterprises\s+pro\s+on\s+Europe\/Berlin\s+\d{4}-/);
+  });
+
+  it('rejects bad arguments as usage errors (exit 2) and unknown objects as failures (exit 1)', () => {
+    assertFails(box.cli('orgs', 'create', '--slug', 'Bad_Slug', '--name', 'X'), 2, /--slug/);
+    assertFails(
+      box.cli('orgs', 'create', '--slug', 'ok', '--name', 'X', '--plan', 'gold'),
+      2,
+      /free, starter, pro, enterprise/,
+    );
+    assertFails(box.cli('orgs', 'create', '--name', 'X'), 2, /--slug/);
+    assertFails(box.cli('orgs', 'update', 'wayne'), 2, /^sightline: nothing to update/);
+    assertFails(
+      box.cli('orgs', 'update', 'nobody', '--plan', 'pro'),
+      1,
+      /^sightline: no organization with slug "nobody"/,
+    );
+    assertFails(box.cli('frobnicate'), 2, /unknown command/);
+    assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
+  });
+
+  it('prints a new key alone on the last line, and the API accepts it within its scopes', async () => {
+    const result = box.cli(
+      'keys',
+      'create',
+      '--org',
+      'wayne',
+      '--scopes',
+      'brands:read',
+      '--name',
+      'reporting',
+    );
+    assert.equal(result.status, 0, result.stderr);
+    const key = lastLine(result.stdout);
+    assert.match(key, KEY);
+    const info = result.stdout.trimEnd().split('\n').slice(0, -1).join('\n');
+    assert.match(info, new RegExp(`Created key ${key.slice(8, 16)} "reporting" for wayne`));
+    assert.match(info, /Scopes: brands:read; expires: never/);
+    assert.ok(!info.includes(key.slice(17)), 'the secret appears only on the last line');
+
+    const { app, dbs } = await appFor(box);
+    try {
+      const brands = await app.inject({ url: '/api/brands/', headers: { authorization: `Bearer ${key}` } });
+      assert.equal(brands.statusCode, 200, brands.body);
+      // The scope check comes before the lookup, so any brand id shows the missing scope.
+      const runs = await app.inject({
+        url: '/api/brands/1/runs/',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(runs.statusCode, 403);
+      assert.match(runs.json().detail, /runs:read/);
+    } finally {
+      await app.close();
+      await dbs.close();
+    }
+  });
+
+  it('rejects conflicting or invalid key options', () => {
+    const base = ['keys', 'create', '--org', 'wayne'];
+    assertFails(box.cli(...base, '--scopes', 'brands:write'), 2, /--scopes/);
+    assertFails(
+      box.cli(...base, '--scopes', 'all', '--expires-in', '30d', '--expires-at', '2999-01-01'),
+      2,
+      /cannot be used with/,
+    );
+    assertFails(
+      box.cli('keys', 'create', '--org', 'nobody', '--scopes', 'all'),
+      1,
+      /no organization with slug "nobody"/,
+    );
+  });
+
+  it('lists keys without secrets or hashes, and a revoked or expired key gets 401', async () => {
+    const kept = lastLine(
+      box.cli('keys', 'create', '--org', 'wayne', '--scopes', 'all', '--expires-at', '2999-12-31').stdout,
+    );
+    const doomed = lastLine(
+      box.cli('keys', 'create', '--org', 'wayne', '--scopes', 'all', '--name', 'doomed').stdout,
+    );
+    const brief = lastLine(
+      box.cli('keys', 'create', '--org', 'wayne', '--scopes', 'all', '--expires-in', '1s').stdout,
+    );
+    for (const key of [kept, doomed, brief]) assert.match(key, KEY);
+    const doomedId = doomed.slice(8, 16);
+
+    const revoked = box.cli('keys', 'revoke', doomedId);
+    assert.equal(revoked.status, 0, revoked.stderr);
+    assert.equal(revoked.stdout, `Revoked key ${doomedId}.\n`);
+    assert.match(box.cli('keys', 'revoke', doomedId).stdout, /already revoked/);
+    assertFails(box.cli('keys', 'revoke', 'ZZZZZZZZ'), 1, /no API key with identifier ZZZZZZZZ/);
+    assertFails(box.cli('keys', 'revoke', 'short'), 2, /not a key identifier/);
+
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const { app, dbs } = await appFor(box);
+    try {
+      const list = box.cli('keys', 'list', '--org', 'wayne');
+      assert.equal(list.status, 0, list.stderr);
+      const hashes = await dbs.primary.selectFrom('api_keys').select('secret_hash').execute();
+      for (const key of [kept, doomed, brief]) {
+        assert.ok(list.stdout.includes(key.slice(8, 16)), 'the identifier is listed');
+        assert.ok(!list.stdout.includes(key.slice(17, 30)), 'no part of the secret is listed');
+      }
+      for (const { secret_hash } of hashes) assert.ok(!list.stdout.includes(secret_hash.slice(0, 16)));
+      assert.match(list.stdout, new RegExp(`^${doomedId}\\s+doomed\\s+\\S+\\s+revoked\\s`, 'm'));
+      assert.match(list.stdout, new RegExp(`^${brief.slice(8, 16)}\\s+cli\\s+\\S+\\s+expired\\s`, 'm'));
+      assert.match(
+        list.stdout,
+        new RegExp(`^${kept.slice(8, 16)}\\s+cli\\s+brands:read,runs:read,reports:read\\s+active\\s`, 'm'),
+      );
+
+      const ask = (key: string) =>
+        app.inject({ url: '/api/brands/', headers: { authorization: `Bearer ${key}` } });
+      assert.equal((await ask(kept)).statusCode, 200);
+      const gone = await ask(doomed);
+      assert.equal(gone.statusCode, 401);
+      assert.match(gone.json().detail, /revoked/);
+      const old = await ask(brief);
+      assert.equal(old.statusCode, 401);
+      assert.match(old.json().detail, /expired/);
+    } finally {
+      await app.close();
+      await dbs.close();
+    }
+    assertFails(box.cli('keys', 'list', '--org', 'nobody'), 1, /no organization/);
+  });
+
+  it('rejects a bad serve port as a usage error', () => {
+    assertFails(box.cli('serve', '--port', '70000'), 2, /--port/);
+  });
+});
+
+describe('CLI argument parsers', () => {
+  const invalid = (fn: () => unknown) => assert.throws(fn, InvalidArgumentError);
+
+  it('accepts slugs, names and ports in range only', () => {
+    assert.equal(parseSlug('acme-2'), 'acme-2');
+    for (const bad of ['', 'Acme', 'a_b', '-a', 'a-', 'x'.repeat(41)]) invalid(() => parseSlug(bad));
+    assert.equal(parseName('  Wayne  '), 'Wayne');
+    invalid(() => parseName('   '));
+    assert.equal(parsePort('0'), 0);
+    assert.equal(parsePort('65535'), 65535);
+    for (const bad of ['65536', '-1', '80.5', 'http', '']) invalid(() => parsePort(bad));
+  });
+
+  it('accepts IANA time zones in canonical spelling and rejects offsets and unknown zones', () => {
+    assert.equal(parseTimezone('UTC'), 'UTC');
+    assert.equal(parseTimezone('europe/berlin'), 'Europe/Berlin');
+    assert.equal(parseTimezone('America/New_York'), 'America/New_York');
+    for (const bad of ['+02:00', '-05:00', 'Mars/Base', 'Europe/Nowhere', ''])
+      invalid(() => parseTimezone(bad));
+  });
+
+  it('accepts "all" or a list of the three scopes', () => {
+    assert.deepEqual(parseScopes('all'), ['brands:read', 'runs:read', 'reports:read']);
+    assert.deepEqual(parseScopes('runs:read, brands:read,runs:read'), ['runs:read', 'brands:read']);
+    for (const bad of ['', 'brands:write', 'all,runs:read', 'brands:read,']) invalid(() => parseScopes(bad));
+  });
+
+  it('turns --expires-in into a moment from now and checks --expires-at', () => {
+    const now = Date.now();
+    // 90 s, 15 min, 12 h and 30 days after now, within the time the call itself takes.
+    for (const [text, ms] of [
+      ['90s', 90_000],
+      ['15m', 900_000],
+      ['12h', 43_200_000],
+      ['30d', 2_592_000_000],
+    ] as const) {
+      const at = Date.parse(parseExpiresIn(text));
+      assert.ok(at >= now + ms && at < now + ms + 5_000, text);
+    }
+    for (const bad of ['0d', '3w', '30', 'd', '-1d', '1.5h', '3654d']) invalid(() => parseExpiresIn(bad));
+    assert.equal(parseExpiresAt('2999-12-31'), '2999-12-31T00:00:00.000Z');
+    assert.equal(parseExpiresAt('2999-06-01T12:30:00+02:00'), '2999-06-01T10:30:00.000Z');
+    for (const bad of ['2020-01-01T00:00:00Z', '2999-02-30', '2999-13-01', 'tomorrow', '2999-1-1']) {
+      invalid(() => parseExpiresAt(bad));
+    }
+  });
+
+  it('formats aligned tables and a reachable base URL', () => {
+    assert.equal(
+      formatTable(
+        ['ID', 'NAME'],
+        [
+          ['a', 'long name'],
+          ['bbbb', '-'],
+        ],
+      ),
+      'ID    NAME\na     long name\nbbbb  -',
+    );
+    assert.equal(
+      baseUrl({ publicBaseUrl: undefined, host: '127.0.0.1', port: 8000 }),
+      'http://127.0.0.1:8000',
+    );
+    assert.equal(baseUrl({ publicBaseUrl: undefined, host: '0.0.0.0', port: 80 }), 'http://127.0.0.1:80');
+    assert.equal(baseUrl({ publicBaseUrl: undefined, host: '::1', port: 8000 }), 'http://[::1]:8000');
+    assert.equal(
+      baseUrl({ publicBaseUrl: 'https://api.example.com', host: '0.0.0.0', port: 8000 }),
+      'https://api.example.com',
+    );
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Collects a child's stdout until `pattern` matches (or the child exits, or time runs out). */
+function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`timed out; stdout: ${out}; stderr: ${err}`)), timeoutMs);
+    child.stderr?.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}; stdout: ${out}; stderr: ${err}`));
+    });
+  });
+}
+
+describe('sightline start and demo seed', () => {
+  let box: Sandbox;
+  before(async () => {
+    box = await sandbox();
+  });
+  after(() => box.close());
+
+  async function start(port: number): Promise<{ child: ChildProcess; output: string }> {
+    const child = spawn(process.execPath, [MAIN, 'start'], {
+      env: { ...box.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = await waitForOutput(child, /API docs: \S+\n/, 120_000);
+    return { child, output };
+  }
+
+  async function stop(child: ChildProcess): Promise<number | null> {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    return exited;
+  }
+
+  it('start migrates a fresh database, seeds the demo, prints a working key and curl line, and serves', async () => {
+    const port = await freePort();
+    const { child, output } = await start(port);
+    try {
+      assert.match(output, /^Seeded the demo data\.$/m);
+      const key = /^ {2}(sl_live_\S+)$/m.exec(output)?.[1] as string;
+      assert.match(key, KEY);
+      const url = `http://127.0.0.1:${port}/api/brands/`;
+      assert.ok(output.includes(`curl -H "Authorization: Bearer ${key}" ${url}`), output);
+
+      // The banner comes once the server listens.
+      const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { results: { id: string }[] };
+      assert.ok(
+        body.results.some((brand) => brand.id === '9'),
+        'acme sees its demo brand',
+      );
+    } finally {
+      assert.equal(await stop(child), 0);
+    }
+  });
+
+  it('demo seed is idempotent and writes the manifest; start does not seed twice', async () => {
+    const file = join(box.dir, 'out', 'manifest.json');
+    const seeded = box.cli('demo', 'seed', '--manifest', file);
+    assert.equal(seeded.status, 0, seeded.stderr);
+    assert.match(seeded.stdout, /already there; nothing was written/);
+    assert.match(seeded.stdout, /Wrote the manifest to /);
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(manifest.demoBrandId, 9);
+    assert.deepEqual(manifest.orgs.acme.brandIds, [6, 7, 8, 9]);
+
+    const { child, output } = await start(await freePort());
+    assert.equal(await stop(child), 0);
+    assert.match(output, /^Demo data already present\.$/m);
+
+    const again = join(box.dir, 'again.json');
+    box.cli('demo', 'seed', '--manifest', again);
+    assert.equal(readFileSync(again, 'utf8'), readFileSync(file, 'utf8'));
+
+    const dbs = connectDatabases(configFor(box));
+    try {
+      const brands = await dbs.primary.selectFrom('brands').select('id').execute();
+      assert.equal(brands.length, 9, 'nothing was seeded twice');
+      // Each start mints one key: two starts, two keys.
+      const keys = await dbs.primary.selectFrom('api_keys').select('name').execute();
+      assert.deepEqual(
+        keys.map((k) => k.name),
+        ['npm start', 'npm start'],
+      );
+    } finally {
+      await dbs.close();
+    }
+  });
+
+  it('demo seed refuses a database that already holds other brands', async () => {
+    const other = await sandbox();
+    try {
+      assert.equal(other.cli('migrate').status, 0);
+      assert.equal(other.cli('orgs', 'create', '--slug', 'acme', '--name', 'Someone else').status, 0);
+      assertFails(other.cli('demo', 'seed'), 1, /organization "acme" already exists/);
+    } finally {
+      await other.close();
+    }
+  });
+});

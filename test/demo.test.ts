@@ -1,0 +1,694 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import type { Db } from '../src/db/connect.ts';
+import { visibleRun } from '../src/db/run-scores.ts';
+import type { Database } from '../src/db/types.ts';
+import { registrableDomain } from '../src/demo/derive.ts';
+import { markdownToHtml } from '../src/demo/markdown.ts';
+import { buildPdf } from '../src/demo/pdf.ts';
+import { Prng } from '../src/demo/prng.ts';
+import {
+  DemoConflictError,
+  type DemoManifest,
+  ensureDemo,
+  findDemoManifest,
+  seedDemo,
+} from '../src/demo/seed.ts';
+import { createTestContext, type TestContext } from './support/context.ts';
+
+const DAY_MS = 86_400_000;
+// Two moments of the same UTC day: the demo must come out identical for both.
+const MORNING = new Date('2026-03-15T00:20:00Z');
+const EVENING = new Date('2026-03-15T23:50:00Z');
+const ANCHOR = Date.parse('2026-03-15T00:00:00Z');
+
+const TABLE_ORDER: Record<string, string[]> = {
+  organizations: ['id'],
+  users: ['id'],
+  memberships: ['org_id', 'user_id'],
+  brands: ['id'],
+  categories: ['id'],
+  prompts: ['id'],
+  competitors: ['id'],
+  runs: ['id'],
+  run_prompts: ['run_id', 'prompt_id'],
+  responses: ['id'],
+  response_mentions: ['id'],
+  response_citations: ['id'],
+  run_prompt_scores: ['run_id', 'prompt_id'],
+  report_artifacts: ['id'],
+  report_files: ['artifact_id', 'kind'],
+  recommendations: ['id'],
+  recommendation_artifacts: ['id'],
+  recommendation_outcomes: ['id'],
+};
+
+async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of Object.keys(TABLE_ORDER)) {
+    const row = await db
+      .selectFrom(table as keyof Database)
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
+    out[table] = Number(row.n);
+  }
+  return out;
+}
+
+/** Row count and a SHA-256 over every row of every demo table, in key order. */
+async function fingerprint(db: Db): Promise<Record<string, { rows: number; sha256: string }>> {
+  const out: Record<string, { rows: number; sha256: string }> = {};
+  for (const [table, order] of Object.entries(TABLE_ORDER)) {
+    let query = db.selectFrom(table as keyof Database).selectAll();
+    for (const column of order) query = query.orderBy(sql.ref(column));
+    const rows = await query.execute();
+    const hash = createHash('sha256');
+    for (const row of rows) {
+      hash.update(
+        JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)),
+      );
+    }
+    out[table] = { rows: rows.length, sha256: hash.digest('hex') };
+  }
+  return out;
+}
+
+describe('demo data', () => {
+  let a: TestContext;
+  let b: TestContext;
+  let db: Db;
+  let manifest: DemoManifest;
+  let acme: number;
+
+  before(async () => {
+    a = await createTestContext();
+    b = await createTestContext();
+    db = a.dbs.primary;
+    manifest = await seedDemo(db, { now: MORNING });
+    acme = (
+      await db.selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow()
+    ).id;
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('is deterministic: the same day gives the same manifest and the same rows', async () => {
+    const again = await seedDemo(b.dbs.primary, { now: EVENING });
+    assert.deepEqual(again, manifest);
+    assert.deepEqual(await fingerprint(b.dbs.primary), await fingerprint(db));
+  });
+
+  it('is idempotent through ensureDemo and refuses to seed over existing data', async () => {
+    const before = await rowCounts(db);
+    const result = await ensureDemo(db);
+    assert.equal(result.created, false);
+    assert.deepEqual(result.manifest, manifest);
+    assert.deepEqual(await findDemoManifest(db), manifest);
+    await assert.rejects(seedDemo(db), DemoConflictError);
+    assert.deepEqual(await rowCounts(db), before);
+  });
+
+  it('has the manifest shape of issue 2, every named fixture in acme', async () => {
+    assert.deepEqual(Object.keys(manifest).sort(), [
+      'archivedBrandId',
+      'archivedCategoryId',
+      'bigRunId',
+      'demoBrandId',
+      'inFlightRunId',
+      'legacyRunId',
+      'orgs',
+      'recommendations',
+      'reports',
+      'responses',
+      'unpublishedRunId',
+    ]);
+    assert.deepEqual(Object.keys(manifest.orgs).sort(), ['acme', 'globex', 'hooli', 'initech', 'umbrella']);
+    assert.deepEqual(Object.keys(manifest.reports).sort(), ['completeHtmlId', 'completePdfId', 'pendingId']);
+    assert.deepEqual(Object.keys(manifest.recommendations).sort(), ['deletedId', 'supersededId']);
+    assert.deepEqual(Object.keys(manifest.responses).sort(), ['withTextId', 'withoutTextId']);
+    // Brands are inserted globex (2), initech, umbrella, hooli, then acme's four, so acme's are 6–9.
+    assert.deepEqual(manifest.orgs.acme?.brandIds, [6, 7, 8, 9]);
+    assert.deepEqual(manifest.orgs.globex?.brandIds, [1, 2]);
+    assert.equal(manifest.demoBrandId, 9);
+
+    const inAcme = async (
+      table: 'runs' | 'brands' | 'categories' | 'report_artifacts' | 'responses',
+      id: number,
+    ) => {
+      const row = await db.selectFrom(table).select('org_id').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.org_id, acme, `${table} ${id} is not in acme`);
+    };
+    for (const id of [
+      manifest.unpublishedRunId,
+      manifest.legacyRunId,
+      manifest.inFlightRunId,
+      manifest.bigRunId,
+    ]) {
+      await inAcme('runs', id);
+    }
+    await inAcme('brands', manifest.archivedBrandId);
+    await inAcme('categories', manifest.archivedCategoryId);
+    for (const id of Object.values(manifest.reports)) await inAcme('report_artifacts', id);
+    for (const id of Object.values(manifest.responses)) await inAcme('responses', id);
+    for (const id of Object.values(manifest.recommendations)) {
+      const row = await db
+        .selectFrom('recommendations')
+        .select('org_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.org_id, acme);
+    }
+  });
+
+  it('has the five organizations with their plans and add-on flags', async () => {
+    const orgs = await db
+      .selectFrom('organizations')
+      .select(['slug', 'plan', 'api_access'])
+      .orderBy('slug')
+      .execute();
+    // Rows come back as null-prototype objects on SQLite: compare their values.
+    assert.deepEqual(
+      orgs.map((o) => [o.slug, o.plan, o.api_access]),
+      [
+        ['acme', 'pro', 1],
+        ['globex', 'pro', 1],
+        ['hooli', 'free', 1],
+        ['initech', 'pro', 0],
+        ['umbrella', 'starter', 1],
+      ],
+    );
+    const members = await db.selectFrom('memberships').select(['org_id', 'user_id']).execute();
+    assert.ok(members.length >= 5);
+  });
+
+  it('makes brand 9 the public demo brand of acme, with an archived and a merged acme brand', async () => {
+    const brand9 = await db.selectFrom('brands').selectAll().where('id', '=', 9).executeTakeFirstOrThrow();
+    assert.equal(brand9.org_id, acme);
+    assert.equal(brand9.is_demo, 1);
+    assert.equal(brand9.status, 'active');
+    const demos = await db.selectFrom('brands').select('id').where('is_demo', '=', 1).execute();
+    assert.deepEqual(
+      demos.map((d) => d.id),
+      [9],
+    );
+
+    const archived = await db
+      .selectFrom('brands')
+      .selectAll()
+      .where('id', '=', manifest.archivedBrandId)
+      .executeTakeFirstOrThrow();
+    assert.equal(archived.status, 'archived');
+    const merged = await db
+      .selectFrom('brands')
+      .selectAll()
+      .where('org_id', '=', acme)
+      .where('status', '=', 'merged')
+      .executeTakeFirstOrThrow();
+    assert.equal(merged.merged_into_brand_id, 9);
+    assert.ok(merged.merged_at);
+  });
+
+  it('gives the main brands three or more live categories with competitors keyed canonically', async () => {
+    for (const brandId of [9, 8, 1]) {
+      const live = await db
+        .selectFrom('categories')
+        .select('id')
+        .where('brand_id', '=', brandId)
+        .where('is_archived', '=', 0)
+        .execute();
+      assert.ok(live.length >= 3, `brand ${brandId} has ${live.length} live categories`);
+      for (const category of live) {
+        const competitors = await db
+          .selectFrom('competitors')
+          .select(['canonical_key', 'canonical_name'])
+          .where('category_id', '=', category.id)
+          .execute();
+        assert.ok(competitors.length >= 5);
+        for (const c of competitors) assert.match(c.canonical_key, /^[a-z0-9]+(-[a-z0-9]+)*$/);
+      }
+    }
+    // One competitor appears under its canonical key in several categories of the demo brand.
+    const zendesk = await db
+      .selectFrom('competitors')
+      .select('name')
+      .where('brand_id', '=', 9)
+      .where('canonical_key', '=', 'zendesk')
+      .execute();
+    assert.deepEqual(zendesk.map((c) => c.name).sort(), ['Zendesk', 'Zendesk AI']);
+  });
+
+  it('has an archived category, and unmonitored and archived prompts, on the demo brand', async () => {
+    const category = await db
+      .selectFrom('categories')
+      .selectAll()
+      .where('id', '=', manifest.archivedCategoryId)
+      .executeTakeFirstOrThrow();
+    assert.equal(category.is_archived, 1);
+    assert.equal(category.brand_id, 9);
+    const prompts = await db
+      .selectFrom('prompts')
+      .select(['is_monitored', 'is_archived'])
+      .where('brand_id', '=', 9)
+      .execute();
+    assert.ok(prompts.some((p) => p.is_monitored === 0));
+    assert.ok(prompts.some((p) => p.is_archived === 1));
+  });
+
+  it('has daily runs in every live demo category over the last 120 days', async () => {
+    const runs = await db
+      .selectFrom('runs as r')
+      .innerJoin('categories as c', 'c.id', 'r.category_id')
+      .select(['r.category_id', 'r.started_at'])
+      .where('r.brand_id', '=', 9)
+      .where('c.is_archived', '=', 0)
+      .where('r.status', '=', 'completed')
+      .execute();
+    const days = new Map<number, Set<string>>();
+    for (const r of runs) {
+      const set = days.get(r.category_id) ?? new Set<string>();
+      set.add(String(r.started_at).slice(0, 10));
+      days.set(r.category_id, set);
+    }
+    assert.equal(days.size, 3);
+    for (const [categoryId, set] of days) {
+      for (let d = 1; d <= 120; d++) {
+        const day = new Date(ANCHOR - d * DAY_MS).toISOString().slice(0, 10);
+        assert.ok(set.has(day), `category ${categoryId} has no run on ${day}`);
+      }
+    }
+    // Every completed run finished before the seeding day: the newest data is from yesterday.
+    const latest = await db
+      .selectFrom('runs')
+      .select(sql<string>`max(finished_at)`.as('m'))
+      .executeTakeFirstOrThrow();
+    assert.ok(Date.parse(latest.m) < ANCHOR && Date.parse(latest.m) >= ANCHOR - DAY_MS);
+  });
+
+  it('covers 5+ labelled models, 2+ surfaces, merged samples and all four outcomes', async () => {
+    const models = await db
+      .selectFrom('responses')
+      .select(['model', 'model_label', 'surface'])
+      .distinct()
+      .where('brand_id', '=', 9)
+      .execute();
+    const labels = Object.fromEntries(models.map((m) => [m.model, m.model_label]));
+    assert.deepEqual(labels, {
+      chatgpt: 'ChatGPT',
+      claude: 'Claude',
+      copilot: 'Copilot',
+      gemini: 'Gemini',
+      google_ai_overview: 'Google AI Overview',
+      perplexity: 'Perplexity',
+    });
+    assert.deepEqual([...new Set(models.map((m) => m.surface))].sort(), ['ai_overview', 'api', 'ui_scrape']);
+    const merged = await db
+      .selectFrom('responses')
+      .select('id')
+      .where('sample_count', '>', 1)
+      .limit(1)
+      .execute();
+    assert.equal(merged.length, 1);
+    const outcomes = await db
+      .selectFrom('responses')
+      .select('outcome')
+      .distinct()
+      .where('brand_id', '=', 9)
+      .execute();
+    assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['empty', 'error', 'no_result', 'ok']);
+    // Only usable answers carry text: error and no_result rows have none, empty rows a blank one.
+    const textless = await db
+      .selectFrom('responses')
+      .select('outcome')
+      .distinct()
+      .where('answer_text', 'is', null)
+      .where('methodology', '=', 'sample_v1')
+      .execute();
+    assert.deepEqual(textless.map((o) => o.outcome).sort(), ['error', 'no_result']);
+  });
+
+  it('has legacy runs before the methodology cutover, some without mention data', async () => {
+    for (const brandId of [9, 8, 1]) {
+      const legacy = await db
+        .selectFrom('runs')
+        .select(sql<string>`max(finished_at)`.as('m'))
+        .where('brand_id', '=', brandId)
+        .where('is_legacy', '=', 1)
+        .executeTakeFirstOrThrow();
+      const current = await db
+        .selectFrom('runs')
+        .select(sql<string>`min(started_at)`.as('m'))
+        .where('brand_id', '=', brandId)
+        .where('methodology', '=', 'sample_v1')
+        .executeTakeFirstOrThrow();
+      assert.ok(legacy.m < current.m, `brand ${brandId}: legacy runs overlap the cutover`);
+    }
+    const run = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', manifest.legacyRunId)
+      .executeTakeFirstOrThrow();
+    assert.equal(run.is_legacy, 1);
+    assert.equal(run.methodology, 'legacy');
+    const rows = await db
+      .selectFrom('responses')
+      .select(['methodology', 'has_mention_data'])
+      .distinct()
+      .where('brand_id', '=', 9)
+      .where('methodology', '=', 'legacy')
+      .execute();
+    assert.deepEqual(rows.map((r) => r.has_mention_data).sort(), [0, 1]);
+  });
+
+  it('has an unpublished run, an in-flight run and a run of more than 500 responses', async () => {
+    const unpublished = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', manifest.unpublishedRunId)
+      .executeTakeFirstOrThrow();
+    assert.equal(unpublished.status, 'completed');
+    assert.equal(unpublished.is_legacy, 0);
+    assert.equal(unpublished.published_at, null);
+
+    const inFlight = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', manifest.inFlightRunId)
+      .executeTakeFirstOrThrow();
+    assert.equal(inFlight.status, 'running');
+    assert.equal(inFlight.finished_at, null);
+    // The help desk category asks its 4 monitored prompts; 2 are done (half, rounded up).
+    assert.deepEqual([inFlight.completed_prompts, inFlight.total_prompts], [2, 4]);
+
+    const big = await db
+      .selectFrom('responses')
+      .select('id')
+      .where('run_id', '=', manifest.bigRunId)
+      .execute();
+    // 4 monitored prompts × 6 models × 22 asks each = 528.
+    assert.equal(big.length, 528);
+    const bigRun = await db
+      .selectFrom('runs as r')
+      .select('r.id')
+      .where('r.id', '=', manifest.bigRunId)
+      .where(visibleRun)
+      .execute();
+    assert.equal(bigRun.length, 1, 'the big run is visible');
+  });
+
+  it('points the manifest responses at a visible answer with text and one without', async () => {
+    const rows = await db
+      .selectFrom('responses')
+      .select(['id', 'answer_text', 'text_length', 'outcome'])
+      .where('id', 'in', [manifest.responses.withTextId, manifest.responses.withoutTextId])
+      .orderBy('id')
+      .execute();
+    const withText = rows.find((r) => r.id === manifest.responses.withTextId);
+    const withoutText = rows.find((r) => r.id === manifest.responses.withoutTextId);
+    assert.ok(withText?.answer_text && withText.text_length === withText.answer_text.length);
+    assert.equal(withoutText?.answer_text, null);
+    assert.equal(withoutText?.text_length, 0);
+  });
+
+  it('derives mentions and ranks that agree with the answer text', async () => {
+    const responses = await db
+      .selectFrom('responses')
+      .select(['id', 'answer_text', 'mentioned', 'rank', 'sentiment', 'methodology'])
+      .where('brand_id', 'in', [9, 1])
+      .where('outcome', '=', 'ok')
+      .where('answer_text', 'is not', null)
+      .execute();
+    const mentions = await db
+      .selectFrom('response_mentions')
+      .select(['response_id', 'name', 'rank', 'is_brand', 'competitor_id'])
+      .where('response_id', 'in', db.selectFrom('responses').select('id').where('brand_id', 'in', [9, 1]))
+      .execute();
+    const byResponse = new Map<number, typeof mentions>();
+    for (const m of mentions) byResponse.set(m.response_id, [...(byResponse.get(m.response_id) ?? []), m]);
+    assert.ok(responses.length > 5000);
+    for (const r of responses) {
+      const list = (byResponse.get(r.id) ?? []).sort((x, y) => (x.rank ?? 0) - (y.rank ?? 0));
+      const text = r.answer_text as string;
+      assert.ok(list.length >= 2, `response ${r.id} names too few entities`);
+      // Each named entity appears in the text, in rank order of first appearance.
+      let last = -1;
+      for (const m of list) {
+        const at = text.indexOf(m.name);
+        assert.ok(at >= 0, `response ${r.id}: "${m.name}" is not in the text`);
+        if (m.rank !== null) {
+          assert.ok(at > last, `response ${r.id}: "${m.name}" (rank ${m.rank}) appears out of order`);
+          last = at;
+        }
+        assert.equal(m.is_brand === 1, m.competitor_id === null);
+      }
+      const brand = list.find((m) => m.is_brand === 1);
+      assert.equal(r.mentioned, brand ? 1 : 0);
+      assert.equal(r.rank, brand?.rank ?? null);
+      assert.equal(r.sentiment === null, !brand);
+      // Legacy captures kept mentions but not positions.
+      assert.equal(
+        list.every((m) => m.rank === null),
+        r.methodology === 'legacy',
+      );
+    }
+  });
+
+  it('records citations in order of appearance with their registrable domain', async () => {
+    const rows = await db
+      .selectFrom('response_citations as c')
+      .innerJoin('responses as x', 'x.id', 'c.response_id')
+      .select(['c.response_id', 'c.url', 'c.domain', 'c.position', 'x.answer_text'])
+      .where('x.brand_id', '=', 9)
+      .orderBy('c.response_id')
+      .orderBy('c.position')
+      .execute();
+    assert.ok(rows.length > 1000);
+    let previous = { response: -1, position: 0, at: -1 };
+    for (const row of rows) {
+      const text = row.answer_text as string;
+      const at = text.indexOf(row.url);
+      assert.ok(at >= 0, `citation ${row.url} is not in response ${row.response_id}`);
+      if (row.response_id !== previous.response)
+        previous = { response: row.response_id, position: 0, at: -1 };
+      assert.equal(row.position, previous.position + 1);
+      assert.ok(at > previous.at, `citations of response ${row.response_id} are out of order`);
+      previous = { response: row.response_id, position: row.position, at };
+      assert.equal(row.domain, registrableDomain(row.url));
+      assert.ok(!row.domain.startsWith('www.'));
+    }
+    const domains = new Set(rows.map((r) => r.domain));
+    // Subdomains and multi-part suffixes fold: en.wikipedia.org → wikipedia.org, www.which.co.uk → which.co.uk.
+    assert.ok(domains.has('wikipedia.org') && domains.has('which.co.uk') && domains.has('g2.com'));
+  });
+
+  it('stores per-prompt scores for every completed run with usable answers', async () => {
+    const scored = await db.selectFrom('run_prompt_scores').select('run_id').distinct().execute();
+    const usable = await db
+      .selectFrom('responses as x')
+      .innerJoin('runs as r', 'r.id', 'x.run_id')
+      .select('x.run_id')
+      .distinct()
+      .where('r.status', '=', 'completed')
+      .where('x.outcome', '=', 'ok')
+      .where('x.has_mention_data', '=', 1)
+      .execute();
+    assert.equal(scored.length, usable.length);
+    assert.ok(scored.length > 1000);
+  });
+
+  it('has reports of all four types, complete and not, as PDF and as HTML only', async () => {
+    const reports = await db.selectFrom('report_artifacts').selectAll().where('brand_id', '=', 9).execute();
+    assert.deepEqual([...new Set(reports.map((r) => r.report_type))].sort(), [
+      'executive_summary_v2',
+      'in_depth_report',
+      'lead_gen_exec_v1',
+      'weekly_ai_visibility_update',
+    ]);
+    assert.deepEqual([...new Set(reports.map((r) => r.status))].sort(), [
+      'aborted',
+      'complete',
+      'failed',
+      'queued',
+      'running',
+    ]);
+    assert.ok(
+      reports.some((r) => r.generated_by_user_id !== null) &&
+        reports.some((r) => r.generated_by_user_id === null),
+    );
+    assert.ok(reports.some((r) => r.category_id === null) && reports.some((r) => r.category_id !== null));
+
+    const files = await db.selectFrom('report_files').selectAll().where('org_id', '=', acme).execute();
+    const kinds = (id: number) =>
+      files
+        .filter((f) => f.artifact_id === id)
+        .map((f) => f.kind)
+        .sort();
+    assert.deepEqual(kinds(manifest.reports.completePdfId), ['html', 'pdf']);
+    assert.deepEqual(kinds(manifest.reports.completeHtmlId), ['html']);
+    assert.deepEqual(kinds(manifest.reports.pendingId), []);
+    const pending = reports.find((r) => r.id === manifest.reports.pendingId);
+    assert.ok(pending && ['queued', 'running'].includes(pending.status));
+    for (const r of reports.filter((x) => x.status !== 'complete')) assert.deepEqual(kinds(r.id), []);
+
+    for (const f of files) {
+      const bytes = Buffer.from(f.content);
+      assert.equal(bytes.byteLength, f.byte_length);
+      if (f.kind === 'pdf') {
+        assert.equal(f.content_type, 'application/pdf');
+        assert.ok(bytes.subarray(0, 8).toString('latin1').startsWith('%PDF-1.'));
+        assert.ok(bytes.toString('latin1').trimEnd().endsWith('%%EOF'));
+      } else {
+        assert.equal(f.content_type, 'text/html; charset=utf-8');
+        assert.match(bytes.toString('utf8'), /^<!DOCTYPE html>[\s\S]*<\/html>\n$/);
+      }
+    }
+  });
+
+  it('has recommendations in every status, a soft-deleted one, with artifacts and outcomes', async () => {
+    const recs = await db.selectFrom('recommendations').selectAll().where('brand_id', '=', 9).execute();
+    assert.deepEqual([...new Set(recs.map((r) => r.status))].sort(), [
+      'dismissed',
+      'implemented',
+      'in_progress',
+      'open',
+      'superseded',
+    ]);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const r of recs) assert.match(r.id, uuid);
+    const superseded = recs.find((r) => r.id === manifest.recommendations.supersededId);
+    assert.equal(superseded?.status, 'superseded');
+    assert.ok(superseded?.superseded_at);
+    const deleted = recs.find((r) => r.id === manifest.recommendations.deletedId);
+    assert.ok(deleted?.deleted_at);
+    const implemented = recs.find((r) => r.status === 'implemented');
+    assert.ok(implemented?.implemented_at);
+    const dismissed = recs.find((r) => r.status === 'dismissed');
+    assert.ok(dismissed?.dismissed_at && dismissed.dismissed_reason !== '');
+
+    const artifacts = await db
+      .selectFrom('recommendation_artifacts')
+      .select(['status', 'published_at'])
+      .where('org_id', '=', acme)
+      .execute();
+    assert.deepEqual([...new Set(artifacts.map((x) => x.status))].sort(), ['draft', 'published', 'ready']);
+    for (const x of artifacts) assert.equal(x.published_at !== null, x.status === 'published');
+    const outcomes = await db
+      .selectFrom('recommendation_outcomes')
+      .select('is_measured')
+      .where('org_id', '=', acme)
+      .execute();
+    assert.deepEqual([...new Set(outcomes.map((o) => o.is_measured))].sort(), [0, 1]);
+  });
+
+  it('keeps every row in the organization of the brand it belongs to', async () => {
+    const mismatches = [
+      db
+        .selectFrom('categories as t')
+        .innerJoin('brands as b', 'b.id', 't.brand_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'b.org_id'),
+      db
+        .selectFrom('prompts as t')
+        .innerJoin('categories as c', 'c.id', 't.category_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'c.org_id'),
+      db
+        .selectFrom('runs as t')
+        .innerJoin('categories as c', 'c.id', 't.category_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'c.org_id'),
+      db
+        .selectFrom('responses as t')
+        .innerJoin('runs as r', 'r.id', 't.run_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'r.org_id'),
+      db
+        .selectFrom('response_mentions as t')
+        .innerJoin('responses as x', 'x.id', 't.response_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'x.org_id'),
+      db
+        .selectFrom('response_citations as t')
+        .innerJoin('responses as x', 'x.id', 't.response_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'x.org_id'),
+      db
+        .selectFrom('report_artifacts as t')
+        .innerJoin('brands as b', 'b.id', 't.brand_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'b.org_id'),
+      db
+        .selectFrom('recommendations as t')
+        .innerJoin('brands as b', 'b.id', 't.brand_id')
+        .select('t.id')
+        .whereRef('t.org_id', '!=', 'b.org_id'),
+    ];
+    for (const query of mismatches) assert.deepEqual(await query.execute(), []);
+    // Mentions of competitors point at a competitor of the response's own category.
+    const strays = db
+      .selectFrom('response_mentions as m')
+      .innerJoin('responses as x', 'x.id', 'm.response_id')
+      .innerJoin('competitors as c', 'c.id', 'm.competitor_id')
+      .select('m.id')
+      .whereRef('c.category_id', '!=', 'x.category_id');
+    assert.deepEqual(await strays.execute(), []);
+  });
+});
+
+describe('demo building blocks', () => {
+  it('derives independent, repeatable PRNG streams and UUID-shaped ids', () => {
+    const one = new Prng('seed').derive('x');
+    const two = new Prng('seed').derive('x');
+    const draws = Array.from({ length: 5 }, () => one.next());
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => two.next()),
+      draws,
+    );
+    const other = new Prng('seed').derive('y');
+    assert.notDeepEqual(
+      Array.from({ length: 5 }, () => other.next()),
+      draws,
+    );
+    assert.match(
+      new Prng('seed').uuid(),
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    const r = new Prng('ints');
+    for (let i = 0; i < 200; i++) {
+      const n = r.int(2, 4);
+      assert.ok(n >= 2 && n <= 4 && Number.isInteger(n));
+    }
+  });
+
+  it('renders the answer markdown subset to HTML, escaping text', () => {
+    assert.equal(
+      markdownToHtml(
+        'Intro <b>:\n\n1. **Zendesk** – [zendesk.com](https://www.zendesk.com)\n2. Front\n\n| A | B |\n|---|---|\n| x | y |',
+      ),
+      '<p>Intro &#60;b&#62;:</p>\n' +
+        '<ol><li><strong>Zendesk</strong> – <a href="https://www.zendesk.com">zendesk.com</a></li><li>Front</li></ol>\n' +
+        '<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>x</td><td>y</td></tr></tbody></table>',
+    );
+    assert.equal(
+      markdownToHtml('Sources:\n[1] https://g2.com/a'),
+      '<p>Sources:<br>[1] <a href="https://g2.com/a">https://g2.com/a</a></p>',
+    );
+  });
+
+  it('builds a PDF whose cross-reference offsets point at its objects', () => {
+    const pdf = buildPdf('Title (with parens)', ['A line', 'Another – line']).toString('latin1');
+    const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(pdf)?.[1]);
+    assert.equal(pdf.slice(xrefAt, xrefAt + 4), 'xref');
+    const entries = pdf.slice(xrefAt).split('\n').slice(3, 10);
+    entries.forEach((entry, i) => {
+      assert.equal(entry.length, 19, 'each entry is 20 bytes with its newline');
+      const offset = Number(entry.slice(0, 10));
+      assert.equal(pdf.slice(offset, offset + `${i + 1} 0 obj`.length), `${i + 1} 0 obj`);
+    });
+    assert.ok(pdf.includes('(Title \\(with parens\\)) Tj'));
+    assert.ok(pdf.includes('(Another - line) Tj'));
+  });
+});
