@@ -1,0 +1,183 @@
+// `sightline runs import|publish|unpublish`: captured answers in (NDJSON, docs/ingest.md), and
+// the switch that shows a run through the API.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { requireOrganization } from '../../db/catalog/refs.ts';
+import { findRunId, findRunOrganization, setRunPublished } from '../../db/ingest/runs.ts';
+import { type ImportProgress, ImportRejected, type ImportSummary, importAnswers } from '../../db/ingest.ts';
+import type { Ref } from '../../domain/catalog.ts';
+import { UsageError } from '../errors.ts';
+import { parseLimit, parseRefOption } from '../operator.ts';
+import { print, withDatabase } from './support.ts';
+
+/** The input as a file that can be read twice: `-` (stdin) is copied to a temporary file first. */
+async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promise<T> {
+  if (file !== '-') {
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) throw new Error(`cannot read ${file}: no such file`);
+    return fn(file);
+  }
+  if (process.stdin.isTTY)
+    throw new UsageError('pipe the answers in (… | sightline runs import -) or name a file');
+  const dir = await mkdtemp(join(tmpdir(), 'sightline-import-'));
+  try {
+    const path = join(dir, 'answers.ndjson');
+    await pipeline(process.stdin, createWriteStream(path));
+    return await fn(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  return lines + 1;
+}
+
+/** A progress bar on a terminal (stderr), nothing otherwise. */
+async function progressReporter(path: string): Promise<{ update(p: ImportProgress): void; stop(): void }> {
+  if (!process.stderr.isTTY) return { update() {}, stop() {} };
+  const lines = await countLines(path);
+  const bar = new SingleBar({
+    stream: process.stderr,
+    format: '{phase} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left',
+    hideCursor: true,
+  });
+  let phase = '';
+  return {
+    update(p) {
+      const label = p.phase === 'checking' ? 'checking' : 'writing ';
+      if (label !== phase) {
+        if (phase) bar.stop();
+        phase = label;
+        bar.start(p.total ?? lines, 0, { phase });
+      }
+      bar.update(p.done, { phase });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+function summaryLine(summary: ImportSummary, seconds: number): string {
+  const runs = summary.runs;
+  const ids =
+    runs.length <= 5 ? ` (${runs.map((r) => `run ${r.id}${r.created ? ' new' : ''}`).join(', ')})` : '';
+  const visible = runs.filter((r) => r.visible).length;
+  const parts = [
+    `imported ${count(summary.imported, 'answer')} into ${count(runs.length, 'run')}${ids}`,
+    `${summary.alreadyPresent.toLocaleString('en-US')} already present`,
+    `${visible} of ${runs.length} run(s) visible through the API`,
+  ];
+  if (summary.candidates > 0)
+    parts.push(`${count(summary.candidates, 'untracked name')} ranked (sightline competitors candidates)`);
+  const rate = seconds > 0 ? Math.round(summary.imported / seconds) : summary.imported;
+  parts.push(`${seconds.toFixed(1)} s, ${rate.toLocaleString('en-US')} answers/s`);
+  return `${parts.join('; ')}.`;
+}
+
+function reportRejection(error: ImportRejected, file: string): void {
+  const name = file === '-' ? 'stdin' : file;
+  for (const e of error.errors) process.stderr.write(`${name}:${e.line}: ${e.message}\n`);
+  const hidden = error.errorCount - error.errors.length;
+  if (hidden > 0) process.stderr.write(`… and ${hidden} more problem(s)\n`);
+}
+
+/** A run named by id, or by external id within --org. */
+async function publishCommand(ref: Ref, options: { org?: string }, publish: boolean): Promise<void> {
+  if (options.org === undefined && typeof ref === 'string')
+    throw new UsageError('a run named by its external id needs --org');
+  const result = await withDatabase(async (db) => {
+    const orgId =
+      options.org === undefined
+        ? await findRunOrganization(db, ref as number)
+        : (await requireOrganization(db, options.org)).id;
+    const runId = orgId === undefined ? undefined : await findRunId(db, orgId, ref);
+    if (orgId === undefined || runId === undefined) {
+      throw new Error(
+        `run ${JSON.stringify(ref)} does not exist${options.org ? ` in organization ${options.org}` : ''}`,
+      );
+    }
+    return setRunPublished(db, orgId, runId, publish ? new Date().toISOString() : null);
+  });
+  const label = `${result.id}${result.externalId ? ` (${result.externalId})` : ''}`;
+  if (!result.changed) print(`Run ${label} was already ${publish ? 'published' : 'unpublished'}.`);
+  else
+    print(
+      publish
+        ? `Published run ${label}: the API shows it now.`
+        : `Unpublished run ${label}: the API answers 404 for it now.`,
+    );
+}
+
+export function register(program: Command): void {
+  const runs = program.command('runs').description('Import captured answers and publish runs.');
+
+  runs
+    .command('import')
+    .description(
+      'Import captured answers (NDJSON, one per line; see docs/ingest.md). All or nothing; safe to repeat.',
+    )
+    .argument('<file>', 'NDJSON file, or - for stdin')
+    .option(
+      '--org <slug>',
+      'organization of lines that name none; lines naming another are refused',
+      parseRefOption,
+    )
+    .option('--publish', 'publish the completed runs the file touches')
+    .option('--max-errors <n>', 'problems to list before only counting them (default 100)', parseLimit)
+    .action(async (file: string, options: { org?: Ref; publish?: boolean; maxErrors?: number }) => {
+      const started = performance.now();
+      const summary = await asFile(file, async (path) => {
+        const progress = await progressReporter(path);
+        try {
+          const result = await withDatabase((db) =>
+            importAnswers(
+              db,
+              () =>
+                createInterface({
+                  input: createReadStream(path, 'utf8'),
+                  crlfDelay: Number.POSITIVE_INFINITY,
+                }),
+              {
+                organization: options.org,
+                publish: options.publish,
+                maxErrors: options.maxErrors,
+                onProgress: (p) => progress.update(p),
+              },
+            ),
+          );
+          progress.stop();
+          return result;
+        } catch (error) {
+          progress.stop();
+          if (error instanceof ImportRejected) reportRejection(error, file);
+          throw error;
+        }
+      });
+      print(summaryLine(summary, (performance.now() - started) / 1000));
+    });
+
+  for (const publish of [true, false]) {
+    runs
+      .command(publish ? 'publish' : 'unpublish')
+      .description(
+        publish
+          ? 'Publish a completed run: the API shows it.'
+          : 'Unpublish a run: the API answers 404 for it.',
+      )
+      .argument('<run>', 'run id, or external id with --org', parseRefOption)
+      .option('--org <slug>', 'organization (required for an external id)')
+      .action((ref: Ref, options: { org?: string }) => publishCommand(ref, options, publish));
+  }
+}

@@ -1,0 +1,57 @@
+// What the operator command groups (brands, categories, prompts, competitors, runs) share: option
+// parsers built on the catalog rules (a bad value is a usage error, exit 2), and opening the
+// organization named by --org.
+import { InvalidArgumentError } from 'commander';
+import { type OrganizationRef, requireOrganization } from '../db/catalog/refs.ts';
+import type { Db } from '../db/connect.ts';
+import {
+  InvalidInput,
+  parseRef,
+  splitList,
+  validAliases,
+  validExternalKey,
+  validWebsite,
+} from '../domain/catalog.ts';
+import { withDatabase } from './commands/support.ts';
+import { UsageError } from './errors.ts';
+
+/** Turns a catalog rule into a commander option parser. */
+function parser<T>(rule: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return rule(value);
+    } catch (error) {
+      if (error instanceof InvalidInput) throw new InvalidArgumentError(`${error.message}.`);
+      throw error;
+    }
+  };
+}
+
+export const parseRefOption = parser(parseRef);
+export const parseWebsiteOption = parser(validWebsite);
+export const parseKeyOption = parser(validExternalKey);
+export const parseListOption = parser((value: string) => validAliases(splitList(value)));
+
+export function parseLimit(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a whole number from 1 to 9999.');
+  return Number(value);
+}
+
+/**
+ * Runs `fn` with the database and the organization of --org. A value the catalog rules refuse is
+ * a usage error (exit 2); anything else that fails is a failure (exit 1).
+ */
+export function withOrganization<T>(
+  slug: string,
+  fn: (db: Db, org: OrganizationRef) => Promise<T>,
+): Promise<T> {
+  return withDatabase(async (db) => {
+    try {
+      return await fn(db, await requireOrganization(db, slug));
+    } catch (error) {
+      if (error instanceof InvalidInput) throw new UsageError(error.message);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,108 @@
+import {
+  type EditableBrandStatus,
+  validAliases,
+  validExternalKey,
+  validName,
+  validWebsite,
+} from '../../domain/catalog.ts';
+import type { Db } from '../connect.ts';
+import { type BrandRecord, CatalogError, findBrand } from './refs.ts';
+
+// Creating and editing brands as the dashboard does: validated fields, names unique within the
+// organization (ignoring case), external keys unique within it.
+
+export interface BrandInput {
+  name: string;
+  website?: string;
+  aliases?: readonly string[];
+  externalKey?: string;
+}
+
+export interface BrandChanges extends Partial<BrandInput> {
+  status?: EditableBrandStatus;
+}
+
+async function assertNameFree(db: Db, orgId: number, name: string, exceptId?: number): Promise<void> {
+  let query = db
+    .selectFrom('brands')
+    .select(['id', 'name'])
+    .where('org_id', '=', orgId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  const clash = await query.executeTakeFirst();
+  if (clash)
+    throw new CatalogError(
+      `a brand named "${clash.name}" already exists in this organization (id ${clash.id})`,
+    );
+}
+
+async function assertKeyFree(db: Db, orgId: number, key: string, exceptId?: number): Promise<void> {
+  const clash = await findBrand(db, orgId, key);
+  if (clash && clash.id !== exceptId) {
+    throw new CatalogError(`the key "${key}" is already used by brand ${clash.id} (${clash.name})`);
+  }
+}
+
+export async function createBrand(db: Db, orgId: number, input: BrandInput): Promise<BrandRecord> {
+  const name = validName(input.name, 'brand name');
+  const website = input.website === undefined ? '' : validWebsite(input.website);
+  const aliases = validAliases(input.aliases ?? [], name);
+  const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
+  await assertNameFree(db, orgId, name);
+  if (externalKey) await assertKeyFree(db, orgId, externalKey);
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('brands')
+    .values({
+      org_id: orgId,
+      name,
+      website,
+      aliases: JSON.stringify(aliases),
+      status: 'active',
+      is_demo: 0,
+      executive_summary: '',
+      monitoring_interval_hours: 24,
+      created_at: now,
+      updated_at: now,
+      external_key: externalKey,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, orgId, name, website, aliases, status: 'active', externalKey };
+}
+
+/** Applies the changes given; a merged brand is read-only (edit the brand it was merged into). */
+export async function updateBrand(db: Db, brand: BrandRecord, changes: BrandChanges): Promise<BrandRecord> {
+  if (brand.status === 'merged') {
+    throw new CatalogError(
+      `brand ${brand.id} (${brand.name}) was merged into another brand; edit that brand instead`,
+    );
+  }
+  const next: BrandRecord = { ...brand };
+  if (changes.name !== undefined) {
+    next.name = validName(changes.name, 'brand name');
+    await assertNameFree(db, brand.orgId, next.name, brand.id);
+  }
+  if (changes.website !== undefined)
+    next.website = changes.website.trim() === '' ? '' : validWebsite(changes.website);
+  if (changes.aliases !== undefined) next.aliases = validAliases(changes.aliases, next.name);
+  if (changes.externalKey !== undefined) {
+    next.externalKey = validExternalKey(changes.externalKey);
+    await assertKeyFree(db, brand.orgId, next.externalKey, brand.id);
+  }
+  if (changes.status !== undefined) next.status = changes.status;
+  await db
+    .updateTable('brands')
+    .set({
+      name: next.name,
+      website: next.website,
+      aliases: JSON.stringify(next.aliases),
+      external_key: next.externalKey,
+      status: next.status,
+      updated_at: new Date().toISOString(),
+    })
+    .where('org_id', '=', brand.orgId)
+    .where('id', '=', brand.id)
+    .execute();
+  return next;
+}

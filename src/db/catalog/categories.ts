@@ -1,0 +1,58 @@
+import { validExternalKey, validName } from '../../domain/catalog.ts';
+import type { Db } from '../connect.ts';
+import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
+
+// Creating a category under a brand: the brand must be live (not archived or merged), the name
+// unique among the brand's categories (ignoring case), the key unique in the organization.
+
+export interface CategoryInput {
+  name: string;
+  description?: string;
+  externalKey?: string;
+}
+
+export async function createCategory(
+  db: Db,
+  brand: BrandRecord,
+  input: CategoryInput,
+): Promise<CategoryRecord> {
+  if (brand.status === 'archived' || brand.status === 'merged') {
+    throw new CatalogError(
+      `brand ${brand.id} (${brand.name}) is ${brand.status}; categories can only be added to a live brand`,
+    );
+  }
+  const name = validName(input.name, 'category name');
+  const description = (input.description ?? '').trim();
+  if (description.length > 2000) throw new CatalogError('the description must be at most 2000 characters');
+  const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
+  const clash = await db
+    .selectFrom('categories')
+    .select(['id', 'name'])
+    .where('org_id', '=', brand.orgId)
+    .where('brand_id', '=', brand.id)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .executeTakeFirst();
+  if (clash)
+    throw new CatalogError(`brand ${brand.id} already has a category named "${clash.name}" (id ${clash.id})`);
+  if (externalKey) {
+    const used = await findCategory(db, brand.orgId, externalKey);
+    if (used)
+      throw new CatalogError(
+        `the key "${externalKey}" is already used by category ${used.id} (${used.name})`,
+      );
+  }
+  const row = await db
+    .insertInto('categories')
+    .values({
+      org_id: brand.orgId,
+      brand_id: brand.id,
+      name,
+      description,
+      is_archived: 0,
+      created_at: new Date().toISOString(),
+      external_key: externalKey,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, orgId: brand.orgId, brandId: brand.id, name, isArchived: false, externalKey };
+}

@@ -1,0 +1,96 @@
+import { canonicalKey } from '../../domain/analyzer/index.ts';
+import { validAliases, validName } from '../../domain/catalog.ts';
+import type { Db } from '../connect.ts';
+import { type BrandRecord, CatalogError, type CategoryRecord } from './refs.ts';
+
+// A category's tracked competitors. The canonical key (analyzer/names.ts) is the competitor's
+// identity: "Monday.com" and "monday.com inc" are one competitor. Adding a competitor retires it
+// from the category's candidate suggestions.
+
+export interface CompetitorRecord {
+  id: number;
+  categoryId: number;
+  name: string;
+  canonicalKey: string;
+  aliases: string[];
+}
+
+export interface CandidateRecord {
+  name: string;
+  canonicalKey: string;
+  answers: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+export async function addCompetitor(
+  db: Db,
+  brand: BrandRecord,
+  category: CategoryRecord,
+  input: { name: string; aliases?: readonly string[] },
+): Promise<CompetitorRecord> {
+  if (category.isArchived) throw new CatalogError(`category ${category.id} (${category.name}) is archived`);
+  const name = validName(input.name, 'competitor name');
+  const aliases = validAliases(input.aliases ?? [], name);
+  const key = canonicalKey(name);
+  if (!key) throw new CatalogError(`"${name}" has no letters or digits to identify it by`);
+  if (key === canonicalKey(brand.name))
+    throw new CatalogError(`"${name}" is the brand itself, not a competitor`);
+  const clash = await db
+    .selectFrom('competitors')
+    .select(['id', 'canonical_name'])
+    .where('org_id', '=', category.orgId)
+    .where('category_id', '=', category.id)
+    .where('canonical_key', '=', key)
+    .executeTakeFirst();
+  if (clash) {
+    throw new CatalogError(
+      `category ${category.id} already tracks "${clash.canonical_name}" (competitor ${clash.id})`,
+    );
+  }
+  const row = await db
+    .insertInto('competitors')
+    .values({
+      org_id: category.orgId,
+      brand_id: category.brandId,
+      category_id: category.id,
+      name,
+      canonical_key: key,
+      canonical_name: name,
+      aliases: JSON.stringify(aliases),
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .deleteFrom('competitor_candidates')
+    .where('org_id', '=', category.orgId)
+    .where('category_id', '=', category.id)
+    .where('canonical_key', '=', key)
+    .execute();
+  return { id: row.id, categoryId: category.id, name, canonicalKey: key, aliases };
+}
+
+/** Untracked names answers in the category ranked, most frequent first. */
+export async function listCandidates(
+  db: Db,
+  category: CategoryRecord,
+  limit = 50,
+): Promise<CandidateRecord[]> {
+  const rows = await db
+    .selectFrom('competitor_candidates')
+    .select(['name', 'canonical_key', 'answers', 'first_seen_at', 'last_seen_at'])
+    .where('org_id', '=', category.orgId)
+    .where('category_id', '=', category.id)
+    .orderBy('answers', 'desc')
+    .orderBy('canonical_key')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    name: r.name,
+    canonicalKey: r.canonical_key,
+    answers: r.answers,
+    firstSeenAt: r.first_seen_at,
+    lastSeenAt: r.last_seen_at,
+  }));
+}

@@ -1,0 +1,206 @@
+import { type Ref, validExternalKey, validPromptText } from '../../domain/catalog.ts';
+import type { PromptRow } from '../../domain/prompt-csv.ts';
+import type { Db } from '../connect.ts';
+import {
+  CatalogError,
+  type CategoryRecord,
+  describeRef,
+  findCategory,
+  findPrompt,
+  type PromptRecord,
+} from './refs.ts';
+
+// Prompts, one at a time or from a file. A file is all or nothing: every row is checked against the
+// database first, and only a file without problems is written, in one transaction. Re-importing
+// the same file changes nothing: a row with a known key updates that prompt, a row without a key
+// whose text its category already has is left alone.
+
+export interface PromptInput {
+  text: string;
+  externalKey?: string;
+  monitored?: boolean;
+}
+
+export class RowsRejected extends CatalogError {
+  readonly errors: string[];
+  constructor(errors: string[]) {
+    super(`${errors.length} problem(s) found; nothing was written`);
+    this.errors = errors;
+  }
+}
+
+function assertLive(category: CategoryRecord): void {
+  if (category.isArchived) {
+    throw new CatalogError(
+      `category ${category.id} (${category.name}) is archived; prompts can only be added to a live category`,
+    );
+  }
+}
+
+async function findPromptByText(
+  db: Db,
+  category: CategoryRecord,
+  text: string,
+): Promise<{ id: number } | undefined> {
+  return db
+    .selectFrom('prompts')
+    .select('id')
+    .where('org_id', '=', category.orgId)
+    .where('category_id', '=', category.id)
+    .where('text', '=', text)
+    .executeTakeFirst();
+}
+
+async function insertPrompt(
+  db: Db,
+  category: CategoryRecord,
+  text: string,
+  key: string | null,
+  monitored: boolean,
+) {
+  return db
+    .insertInto('prompts')
+    .values({
+      org_id: category.orgId,
+      brand_id: category.brandId,
+      category_id: category.id,
+      text,
+      external_key: key,
+      is_monitored: monitored ? 1 : 0,
+      is_archived: 0,
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+export async function createPrompt(
+  db: Db,
+  category: CategoryRecord,
+  input: PromptInput,
+): Promise<PromptRecord> {
+  assertLive(category);
+  const text = validPromptText(input.text);
+  const key = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
+  const monitored = input.monitored ?? true;
+  const same = await findPromptByText(db, category, text);
+  if (same) throw new CatalogError(`category ${category.id} already has this prompt (id ${same.id})`);
+  if (key) {
+    const used = await findPrompt(db, category.orgId, key);
+    if (used) throw new CatalogError(`the key "${key}" is already used by prompt ${used.id}`);
+  }
+  const row = await insertPrompt(db, category, text, key, monitored);
+  return {
+    id: row.id,
+    orgId: category.orgId,
+    brandId: category.brandId,
+    categoryId: category.id,
+    text,
+    externalKey: key,
+    isMonitored: monitored,
+    isArchived: false,
+  };
+}
+
+export interface PromptImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+type Planned =
+  | { kind: 'create'; category: CategoryRecord; row: PromptRow }
+  | { kind: 'update'; id: number; row: PromptRow }
+  | { kind: 'unchanged' };
+
+/** Plans every row against the database; any problem rejects the whole file. */
+async function plan(
+  db: Db,
+  orgId: number,
+  rows: readonly PromptRow[],
+  fallback: CategoryRecord | null,
+): Promise<Planned[]> {
+  const errors: string[] = [];
+  const categories = new Map<string, CategoryRecord | undefined>();
+  const seenKeys = new Map<string, number>();
+  const seenTexts = new Map<string, number>();
+  const planned: Planned[] = [];
+  for (const row of rows) {
+    const fail = (message: string) => errors.push(`line ${row.line}: ${message}`);
+    const ref: Ref | null = row.category ?? (fallback ? fallback.id : null);
+    if (ref === null) {
+      fail('no category: add a "category" column or pass --category');
+      continue;
+    }
+    const cacheKey = `${typeof ref}:${ref}`;
+    if (!categories.has(cacheKey)) categories.set(cacheKey, await findCategory(db, orgId, ref));
+    const category = categories.get(cacheKey);
+    if (!category) {
+      fail(`${describeRef('category', ref)} does not exist in this organization`);
+      continue;
+    }
+    if (category.isArchived) {
+      fail(`category ${category.id} (${category.name}) is archived`);
+      continue;
+    }
+    const textKey = `${category.id}\u0000${row.text}`;
+    const firstText = seenTexts.get(textKey);
+    if (firstText !== undefined) {
+      fail(`repeats the prompt of line ${firstText}`);
+      continue;
+    }
+    seenTexts.set(textKey, row.line);
+    if (row.key) {
+      const firstKey = seenKeys.get(row.key);
+      if (firstKey !== undefined) {
+        fail(`repeats the key "${row.key}" of line ${firstKey}`);
+        continue;
+      }
+      seenKeys.set(row.key, row.line);
+      const existing = await findPrompt(db, orgId, row.key);
+      if (existing) {
+        if (existing.categoryId !== category.id) {
+          fail(
+            `the key "${row.key}" is prompt ${existing.id} of category ${existing.categoryId}; prompts cannot move between categories`,
+          );
+        } else if (existing.text === row.text && existing.isMonitored === row.monitored)
+          planned.push({ kind: 'unchanged' });
+        else planned.push({ kind: 'update', id: existing.id, row });
+        continue;
+      }
+    }
+    const same = await findPromptByText(db, category, row.text);
+    if (same && row.key)
+      fail(`category ${category.id} already has this prompt as id ${same.id}, without the key "${row.key}"`);
+    else planned.push(same ? { kind: 'unchanged' } : { kind: 'create', category, row });
+  }
+  if (errors.length > 0) throw new RowsRejected(errors);
+  return planned;
+}
+
+export async function importPrompts(
+  db: Db,
+  orgId: number,
+  rows: readonly PromptRow[],
+  fallback: CategoryRecord | null,
+): Promise<PromptImportResult> {
+  return db.transaction().execute(async (trx) => {
+    const planned = await plan(trx, orgId, rows, fallback);
+    const result: PromptImportResult = { created: 0, updated: 0, unchanged: 0 };
+    for (const p of planned) {
+      if (p.kind === 'create') {
+        await insertPrompt(trx, p.category, p.row.text, p.row.key, p.row.monitored);
+        result.created++;
+      } else if (p.kind === 'update') {
+        await trx
+          .updateTable('prompts')
+          .set({ text: p.row.text, is_monitored: p.row.monitored ? 1 : 0 })
+          .where('org_id', '=', orgId)
+          .where('id', '=', p.id)
+          .execute();
+        result.updated++;
+      } else result.unchanged++;
+    }
+    return result;
+  });
+}

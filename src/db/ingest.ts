@@ -1,0 +1,149 @@
+import type { RunStatus } from '../domain/answer-line.ts';
+import type { Db } from './connect.ts';
+import { type CheckOptions, check } from './ingest/check.ts';
+import { type AnswerSource, answerKey, readLines, resolve, runKey } from './ingest/lines.ts';
+import { Lookups } from './ingest/lookups.ts';
+import { createRuns, describeRuns, type RunPlan } from './ingest/runs.ts';
+import { AnswerWriter, type PendingAnswer } from './ingest/writer.ts';
+import { refreshRunAggregates } from './run-scores.ts';
+
+// Importing captured answers (docs/ingest.md). Two passes over the input: the first checks every
+// line — its shape, and what it names, inside its organization — and collects every problem with
+// its line number (ingest/check.ts); only input without a single problem gets the second pass,
+// which analyses each answer and writes everything in one transaction, then refreshes the
+// aggregates of the runs it touched. An answer already stored (same external key) is skipped, so
+// importing a file again adds nothing. Memory stays flat: the second pass reads the input again
+// instead of holding it.
+
+export type { ImportProgress, LineError } from './ingest/check.ts';
+export { ImportRejected } from './ingest/check.ts';
+export type { AnswerSource } from './ingest/lines.ts';
+
+export interface ImportOptions extends CheckOptions {
+  /** Publish the completed runs the input touches. */
+  publish?: boolean;
+  /** The import's clock: created and published times, and the limit for capturedAt. */
+  now?: Date;
+}
+
+export interface ImportedRun {
+  id: number;
+  orgId: number;
+  externalId: string;
+  status: RunStatus;
+  created: boolean;
+  /** Completed and published (or legacy): the API shows it. */
+  visible: boolean;
+  /** Answers this import added to it. */
+  answers: number;
+}
+
+export interface ImportSummary {
+  /** Answer lines read (blank lines aside). */
+  answers: number;
+  imported: number;
+  alreadyPresent: number;
+  runs: ImportedRun[];
+  /** Untracked names the new answers ranked (see `sightline competitors candidates`). */
+  candidates: number;
+}
+
+const BATCH = 500;
+
+function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+export async function importAnswers(
+  db: Db,
+  source: AnswerSource,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const now = options.now ?? new Date();
+  const nowIso = now.toISOString();
+  const lookups = new Lookups(db);
+  const { plans, present, answers } = await check(db, lookups, source, options, now);
+  const total = answers - present.size;
+
+  return inTransaction(db, async (trx) => {
+    const scoped = lookups.on(trx);
+    const runIds = await createRuns(trx, [...plans.values()], nowIso);
+    const added = new Map<RunPlan, number>();
+    const writer = new AnswerWriter(trx, nowIso);
+    let batch: PendingAnswer[] = [];
+    let written = 0;
+    const flush = async () => {
+      await writer.write(batch);
+      written += batch.length;
+      batch = [];
+      options.onProgress?.({ phase: 'writing', done: written, total });
+    };
+    for await (const { line: lineNo, parsed } of readLines(source)) {
+      const resolved =
+        'value' in parsed ? await resolve(scoped, parsed.value, options, now) : { errors: [parsed.error] };
+      if ('errors' in resolved)
+        throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
+      if (present.has(answerKey(resolved.orgId, resolved.key))) continue;
+      const plan = plans.get(runKey(resolved.orgId, resolved.line.run)) as RunPlan;
+      added.set(plan, (added.get(plan) ?? 0) + 1);
+      batch.push({
+        orgId: resolved.orgId,
+        brandId: resolved.brandId,
+        categoryId: resolved.categoryId,
+        runId: runIds.get(plan) as number,
+        promptId: resolved.promptId,
+        key: resolved.key,
+        line: resolved.line,
+        context: await scoped.context(resolved.orgId, resolved.categoryId),
+      });
+      if (batch.length >= BATCH) await flush();
+    }
+    await flush();
+    const candidates = await writer.finish();
+
+    const runs: ImportedRun[] = [];
+    for (const [orgId, orgPlans] of Map.groupBy(plans.values(), (p) => p.orgId)) {
+      // Only runs that gained answers or changed state need describing and re-aggregating.
+      const changed = orgPlans.filter((p) => (added.get(p) ?? 0) > 0 || p.existing?.status !== p.status);
+      await describeRuns(
+        trx,
+        orgId,
+        changed.map((p) => ({ id: runIds.get(p) as number, categoryId: p.categoryId, status: p.status })),
+      );
+      const publish = options.publish
+        ? orgPlans.filter(
+            (p) => p.status === 'completed' && p.methodology !== 'legacy' && !p.existing?.publishedAt,
+          )
+        : [];
+      if (publish.length > 0) {
+        await trx
+          .updateTable('runs')
+          .set({ published_at: nowIso })
+          .where('org_id', '=', orgId)
+          .where(
+            'id',
+            'in',
+            publish.map((p) => runIds.get(p) as number),
+          )
+          .where('published_at', 'is', null)
+          .execute();
+      }
+      const refresh = [...new Set([...changed, ...publish])].map((p) => runIds.get(p) as number);
+      if (refresh.length > 0) await refreshRunAggregates(trx, orgId, refresh);
+      for (const p of orgPlans) {
+        runs.push({
+          id: runIds.get(p) as number,
+          orgId,
+          externalId: p.externalId,
+          status: p.status,
+          created: !p.existing,
+          visible:
+            p.status === 'completed' &&
+            (p.methodology === 'legacy' || Boolean(p.existing?.publishedAt) || publish.includes(p)),
+          answers: added.get(p) ?? 0,
+        });
+      }
+    }
+    return { answers, imported: written, alreadyPresent: present.size, runs, candidates };
+  });
+}

@@ -1,0 +1,142 @@
+import { type Analyzer, createAnalyzer } from '../../domain/analyzer/index.ts';
+import type { Ref } from '../../domain/catalog.ts';
+import {
+  findBrand,
+  findCategory,
+  findOrganization,
+  findPrompt,
+  type OrganizationRef,
+  type PromptRecord,
+  parseAliases,
+} from '../catalog/refs.ts';
+import type { Db } from '../connect.ts';
+
+// What an import needs to know about the names its lines use, each looked up once per import (a
+// file of a million answers names a few hundred prompts). Every lookup is scoped to the line's
+// organization. `on(trx)` shares the caches with a handle bound to the import's transaction.
+
+export interface ExistingRun {
+  id: number;
+  brandId: number;
+  categoryId: number;
+  status: string;
+  methodology: string;
+  isLegacy: number;
+  publishedAt: string | null;
+}
+
+/** A category's analyzer and the ids its mentions are stored under. */
+export interface CategoryContext {
+  analyzer: Analyzer;
+  brandName: string;
+  competitorIds: Map<string, number>;
+}
+
+class Caches {
+  organizations = new Map<string, OrganizationRef | undefined>();
+  prompts = new Map<string, PromptRecord | undefined>();
+  brands = new Map<string, number | undefined>();
+  categories = new Map<string, number | undefined>();
+  runs = new Map<string, ExistingRun | undefined>();
+  contexts = new Map<number, CategoryContext>();
+}
+
+const refKey = (orgId: number, ref: Ref) => `${orgId}:${typeof ref}:${ref}`;
+
+async function cached<T>(cache: Map<string, T>, key: string, load: () => Promise<T>): Promise<T> {
+  if (cache.has(key)) return cache.get(key) as T;
+  const value = await load();
+  cache.set(key, value);
+  return value;
+}
+
+export class Lookups {
+  private readonly db: Db;
+  private readonly caches: Caches;
+
+  constructor(db: Db, caches = new Caches()) {
+    this.db = db;
+    this.caches = caches;
+  }
+
+  on(db: Db): Lookups {
+    return new Lookups(db, this.caches);
+  }
+
+  organization(ref: Ref): Promise<OrganizationRef | undefined> {
+    return cached(this.caches.organizations, `${typeof ref}:${ref}`, () => findOrganization(this.db, ref));
+  }
+
+  prompt(orgId: number, ref: Ref): Promise<PromptRecord | undefined> {
+    return cached(this.caches.prompts, refKey(orgId, ref), () => findPrompt(this.db, orgId, ref));
+  }
+
+  async brandId(orgId: number, ref: Ref): Promise<number | undefined> {
+    return cached(
+      this.caches.brands,
+      refKey(orgId, ref),
+      async () => (await findBrand(this.db, orgId, ref))?.id,
+    );
+  }
+
+  async categoryId(orgId: number, ref: Ref): Promise<number | undefined> {
+    return cached(
+      this.caches.categories,
+      refKey(orgId, ref),
+      async () => (await findCategory(this.db, orgId, ref))?.id,
+    );
+  }
+
+  run(orgId: number, externalId: string): Promise<ExistingRun | undefined> {
+    return cached(this.caches.runs, `${orgId}:${externalId}`, () =>
+      this.db
+        .selectFrom('runs')
+        .select([
+          'id',
+          'brand_id as brandId',
+          'category_id as categoryId',
+          'status',
+          'methodology',
+          'is_legacy as isLegacy',
+          'published_at as publishedAt',
+        ])
+        .where('org_id', '=', orgId)
+        .where('external_id', '=', externalId)
+        .executeTakeFirst(),
+    );
+  }
+
+  async context(orgId: number, categoryId: number): Promise<CategoryContext> {
+    const known = this.caches.contexts.get(categoryId);
+    if (known) return known;
+    const brand = await this.db
+      .selectFrom('categories as c')
+      .innerJoin('brands as b', 'b.id', 'c.brand_id')
+      .select(['b.name', 'b.aliases', 'b.website'])
+      .where('c.org_id', '=', orgId)
+      .where('b.org_id', '=', orgId)
+      .where('c.id', '=', categoryId)
+      .executeTakeFirstOrThrow();
+    const competitors = await this.db
+      .selectFrom('competitors')
+      .select(['id', 'name', 'canonical_key', 'canonical_name', 'aliases'])
+      .where('org_id', '=', orgId)
+      .where('category_id', '=', categoryId)
+      .orderBy('id')
+      .execute();
+    const context: CategoryContext = {
+      analyzer: createAnalyzer({
+        brand: { name: brand.name, aliases: parseAliases(brand.aliases), website: brand.website },
+        competitors: competitors.map((c) => ({
+          name: c.canonical_name,
+          key: c.canonical_key,
+          aliases: [c.name, ...parseAliases(c.aliases)],
+        })),
+      }),
+      brandName: brand.name,
+      competitorIds: new Map(competitors.map((c) => [c.canonical_key, c.id])),
+    };
+    this.caches.contexts.set(categoryId, context);
+    return context;
+  }
+}

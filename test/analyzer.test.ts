@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../src/domain/analyzer/html.ts';
+import { analyzeAnswer, canonicalKey, createAnalyzer } from '../src/domain/analyzer/index.ts';
+import { FIELDS, fieldMatches, loadCorpus, observed } from './fixtures/analyzer/corpus.ts';
+
+// The labelled corpus (test/fixtures/analyzer/*.json) is the analyzer's specification: every case
+// must come out exactly as labelled, except fields a case lists under knownMisses — and those must
+// still be wrong, so that fixing one forces its label to be promoted to an expectation.
+
+const corpus = loadCorpus();
+
+describe('analyzer corpus', () => {
+  it('has at least 60 labelled answers', () => {
+    assert.ok(corpus.length >= 60, `only ${corpus.length} cases`);
+  });
+
+  for (const c of corpus) {
+    it(`${c.file} ${c.id}`, () => {
+      const actual = observed(analyzeAnswer(c.subject, c.answer));
+      for (const field of FIELDS) {
+        const reason = c.knownMisses[field];
+        if (reason === undefined) {
+          assert.deepEqual(actual[field], c.expected[field], `${c.id}: ${field}`);
+        } else {
+          assert.ok(
+            !fieldMatches(field, c.expected, actual),
+            `${c.id}: ${field} now passes; remove it from knownMisses`,
+          );
+        }
+      }
+    });
+  }
+
+  it('keeps known misses rare', () => {
+    const misses = corpus.filter((c) => Object.keys(c.knownMisses).length > 0).length;
+    // At most one case in twelve may carry a known miss.
+    assert.ok(misses * 12 <= corpus.length, `${misses} of ${corpus.length} cases have known misses`);
+  });
+});
+
+describe('analyzer pieces', () => {
+  it('derives canonical keys', () => {
+    assert.equal(canonicalKey('Monday.com Inc.'), 'monday-com');
+    assert.equal(canonicalKey('  Crédit   Agricole '), 'credit-agricole');
+    assert.equal(canonicalKey('De’Longhi'), 'de-longhi');
+    assert.equal(canonicalKey('小红书'), '小红书');
+  });
+
+  it('converts HTML lists, tables, links and entities to markdown', () => {
+    const markdown = htmlToMarkdown(
+      '<h2>Top</h2><ol><li><b>A</b> &amp; co</li><li>B<ul><li>detail</li></ul></li></ol>' +
+        '<table><tr><th>Tool</th></tr><tr><td>C</td></tr></table><p><a href="https://x.io/a">x</a><script>y()</script></p>',
+    );
+    assert.equal(
+      markdown,
+      [
+        '## Top',
+        '',
+        '1. **A** & co',
+        '2. B',
+        '',
+        '   - detail',
+        '',
+        '| Tool |',
+        '| --- |',
+        '| C |',
+        '',
+        '[x](https://x.io/a)',
+      ].join('\n'),
+    );
+  });
+
+  it('reuses one compiled analyzer across answers', () => {
+    const analyzer = createAnalyzer({ brand: { name: 'Acme' }, competitors: [{ name: 'Globex' }] });
+    assert.equal(analyzer.analyze({ text: 'Globex beats Acme.' }).rank, 2);
+    assert.equal(analyzer.analyze({ text: 'Acme alone.' }).rank, 1);
+    assert.equal(analyzer.analyze({ text: 'Nobody here.' }).mentioned, false);
+  });
+
+  it('reports sentiment and rank as null when the brand is absent', () => {
+    const result = analyzeAnswer({ brand: { name: 'Acme' }, competitors: [] }, { text: 'Globex is great.' });
+    assert.deepEqual([result.mentioned, result.rank, result.sentiment], [false, null, null]);
+  });
+});

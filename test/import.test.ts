@@ -1,0 +1,460 @@
+import assert from 'node:assert/strict';
+import { createReadStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { createBrand } from '../src/db/catalog/brands.ts';
+import { createCategory } from '../src/db/catalog/categories.ts';
+import { addCompetitor } from '../src/db/catalog/competitors.ts';
+import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
+import type { Db } from '../src/db/connect.ts';
+import { setRunPublished } from '../src/db/ingest/runs.ts';
+import { ImportRejected, importAnswers } from '../src/db/ingest.ts';
+import { AnswerLineSchema } from '../src/domain/answer-line.ts';
+import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
+import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
+
+// importAnswers against a real database: all or nothing with line-numbered errors, what it
+// derives and stores, idempotence, runs in flight and legacy runs, publishing.
+
+const NOW = new Date('2026-03-02T00:00:00.000Z');
+const TABLES = [
+  'runs',
+  'responses',
+  'response_mentions',
+  'response_citations',
+  'run_prompts',
+  'run_prompt_scores',
+  'competitor_candidates',
+] as const;
+
+async function counts(db: Db): Promise<Record<string, number>> {
+  const result: Record<string, number> = {};
+  for (const table of TABLES) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    result[table] = Number(row.n);
+  }
+  return result;
+}
+
+const line = (fields: Record<string, unknown>) =>
+  JSON.stringify({ organization: 'acme', run: 'crm/2026-03-01', model: 'chatgpt', ...fields });
+
+// A run of the CRM category: four captures of two prompts.
+const RUN_LINES = [
+  line({
+    prompt: 'best-crm',
+    capturedAt: '2026-03-01T09:00:00Z',
+    answerText:
+      'Top CRMs:\n\n1. **Globex** – the enterprise pick.\n2. **Acmeflow** – fast and intuitive.\n3. **Hooli CRM** – new.',
+    citations: ['https://www.g2.com/categories/crm', 'https://acmeflow.com/pricing'],
+  }),
+  line({
+    prompt: 'best-crm',
+    model: 'perplexity',
+    sampleCount: 3,
+    capturedAt: '2026-03-01T09:05:00Z',
+    answerText: 'Initech is the most popular choice for small teams.',
+  }),
+  line({
+    prompt: 'cheap-crm',
+    sampleCount: 2,
+    capturedAt: '2026-03-01T09:10:00Z',
+    answerText:
+      'Acmeflow is affordable and reliable, but Globex is pricier. See https://www.capterra.com/p/1/acmeflow/',
+  }),
+  line({ prompt: 'cheap-crm', model: 'gemini', outcome: 'error', capturedAt: '2026-03-01T09:15:00Z' }),
+];
+
+describe('answer import', () => {
+  let ctx: TestContext;
+  let db: Db;
+  let orgId: number;
+  let crm: number;
+  let email: number;
+
+  before(async () => {
+    ctx = await createTestContext();
+    db = ctx.dbs.primary;
+    orgId = await insertOrg(ctx.dbs, 'acme');
+    await insertOrg(ctx.dbs, 'globex');
+    const brand = await createBrand(db, orgId, {
+      name: 'Acmeflow',
+      website: 'https://www.acmeflow.com',
+      externalKey: 'acmeflow',
+    });
+    const crmCategory = await createCategory(db, brand, { name: 'CRM', externalKey: 'crm' });
+    const emailCategory = await createCategory(db, brand, { name: 'Email', externalKey: 'email' });
+    crm = crmCategory.id;
+    email = emailCategory.id;
+    await createPrompt(db, crmCategory, { text: 'Best CRM for startups?', externalKey: 'best-crm' });
+    await createPrompt(db, crmCategory, { text: 'Cheapest good CRM?', externalKey: 'cheap-crm' });
+    await createPrompt(db, crmCategory, {
+      text: 'CRM with the best API?',
+      externalKey: 'api-crm',
+      monitored: false,
+    });
+    await createPrompt(db, emailCategory, { text: 'Best email tool?', externalKey: 'email-tool' });
+    await addCompetitor(db, brand, crmCategory, { name: 'Globex' });
+    await addCompetitor(db, brand, crmCategory, { name: 'Initech Suite', aliases: ['Initech'] });
+  });
+  after(() => ctx.close());
+
+  it('rejects the whole file when any line is bad, naming each bad line, and writes nothing', async () => {
+    const lines = [
+      RUN_LINES[0],
+      line({ prompt: 'no-such-prompt', capturedAt: '2026-03-01T09:00:00Z', answerText: 'x' }),
+      '',
+      '{"organization": "acme", oops',
+      line({ prompt: 'best-crm', capturedAt: 'yesterday', answerText: 'x', colour: 'red' }),
+      line({ prompt: 'email-tool', capturedAt: '2026-03-01T09:01:00Z', answerText: 'Acmeflow.' }),
+    ] as string[];
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => e.line),
+      // Line 3 is blank (skipped); line 5 has two problems; line 6 puts an Email prompt into the CRM run.
+      [2, 4, 5, 5, 6],
+    );
+    assert.match(
+      error.errors[0]?.message ?? '',
+      /prompt "no-such-prompt" does not exist in organization acme/,
+    );
+    assert.match(error.errors[1]?.message ?? '', /not valid JSON/);
+    assert.match(error.errors[2]?.message ?? '', /"capturedAt" must be an ISO 8601 date-time/);
+    assert.match(error.errors[3]?.message ?? '', /unknown field "colour"/);
+    assert.match(
+      error.errors[4]?.message ?? '',
+      new RegExp(`mixes categories: line 1 is in category ${crm}, this line in ${email}`),
+    );
+    assert.deepEqual(Object.values(await counts(db)), [0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('refuses repeated answers and answers of another organization', async () => {
+    const error = await importAnswers(
+      db,
+      [
+        RUN_LINES[0],
+        RUN_LINES[0],
+        line({
+          organization: 'globex',
+          prompt: 'best-crm',
+          capturedAt: '2026-03-01T09:00:00Z',
+          answerText: 'x',
+        }),
+      ],
+      { now: NOW, organization: 'acme' },
+    ).catch((e: unknown) => e);
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => e.line),
+      [2, 3],
+    );
+    assert.match(
+      error.errors[0]?.message ?? '',
+      /^repeats the answer of line 1 \(same run, prompt, model, surface and capturedAt\)/,
+    );
+    assert.equal(error.errors[1]?.message, 'the line is for organization globex, not acme');
+  });
+
+  it('imports a run: analyses every answer, stores what it derived, describes the run and scores it', async () => {
+    const summary = await importAnswers(db, RUN_LINES, { now: NOW });
+    assert.equal(summary.imported, 4);
+    assert.equal(summary.alreadyPresent, 0);
+    assert.equal(summary.candidates, 1);
+    assert.equal(summary.runs.length, 1);
+    const run = await db.selectFrom('runs').selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual(summary.runs[0], {
+      id: run.id,
+      orgId,
+      externalId: 'crm/2026-03-01',
+      status: 'completed',
+      created: true,
+      visible: false,
+      answers: 4,
+    });
+    assert.equal(run.category_id, crm);
+    assert.equal(run.status, 'completed');
+    assert.equal(run.published_at, null);
+    assert.equal(run.started_at, '2026-03-01T09:00:00.000Z');
+    assert.equal(run.finished_at, '2026-03-01T09:15:00.000Z');
+    assert.equal(run.completed_prompts, 2);
+    assert.equal(run.total_prompts, 2);
+
+    const responses = await db
+      .selectFrom('responses')
+      .select([
+        'model',
+        'outcome',
+        'sample_count',
+        'mentioned',
+        'rank',
+        'sentiment',
+        'has_mention_data',
+        'text_length',
+      ])
+      .orderBy('captured_at')
+      .execute();
+    assert.deepEqual(
+      responses.map((r) => [
+        r.model,
+        r.outcome,
+        r.sample_count,
+        r.mentioned,
+        r.rank,
+        r.sentiment,
+        r.has_mention_data,
+      ]),
+      [
+        // Listed second after Globex; "fast" and "intuitive" are praise.
+        ['chatgpt', 'ok', 1, 1, 2, 'positive'],
+        // Only Initech (an alias of Initech Suite) is named.
+        ['perplexity', 'ok', 3, 0, null, null],
+        // Named first in prose; the clause before "but" praises it.
+        ['chatgpt', 'ok', 2, 1, 1, 'positive'],
+        ['gemini', 'error', 1, 0, null, null],
+      ].map((r) => [...r, 1]),
+    );
+    const mentions = await db
+      .selectFrom('response_mentions')
+      .select(['name', 'is_brand', 'rank'])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      mentions.map((m) => [m.name, m.is_brand, m.rank]),
+      [
+        ['Acmeflow', 1, 2],
+        ['Globex', 0, 1],
+        ['Initech Suite', 0, 1],
+        ['Acmeflow', 1, 1],
+        ['Globex', 0, 2],
+      ],
+    );
+    const citations = await db
+      .selectFrom('response_citations')
+      .select(['domain', 'position'])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      citations.map((c) => [c.domain, c.position]),
+      [
+        ['g2.com', 1],
+        ['acmeflow.com', 2],
+        ['capterra.com', 1],
+      ],
+    );
+    const scores = await db
+      .selectFrom('run_prompt_scores as s')
+      .innerJoin('prompts as p', 'p.id', 's.prompt_id')
+      .select(['p.external_key', 's.score'])
+      .orderBy('p.external_key')
+      .execute();
+    assert.deepEqual(
+      scores.map((s) => [s.external_key, s.score]),
+      [
+        // best-crm: weights 1 and 3; rank 2 is worth 1 − 0.15 = 0.85, not mentioned 0:
+        // 100 · (1 · 0.85 + 3 · 0) / 4 = 21.25.
+        ['best-crm', 21.25],
+        // cheap-crm: one usable answer of weight 2 at rank 1 (worth 1); the error is not usable: 100.
+        ['cheap-crm', 100],
+      ],
+    );
+    const candidates = await db
+      .selectFrom('competitor_candidates')
+      .select(['name', 'canonical_key', 'answers'])
+      .execute();
+    assert.deepEqual(
+      candidates.map((c) => [c.name, c.canonical_key, c.answers]),
+      [['Hooli CRM', 'hooli-crm', 1]],
+    );
+  });
+
+  it('adds nothing when the same file is imported again', async () => {
+    const before = await counts(db);
+    const summary = await importAnswers(db, RUN_LINES, { now: NOW });
+    assert.equal(summary.imported, 0);
+    assert.equal(summary.alreadyPresent, 4);
+    assert.deepEqual(await counts(db), before);
+    const candidate = await db
+      .selectFrom('competitor_candidates')
+      .select('answers')
+      .executeTakeFirstOrThrow();
+    assert.equal(candidate.answers, 1);
+  });
+
+  it('refuses an external key that already names another answer', async () => {
+    const stored = await db
+      .selectFrom('responses')
+      .select('external_key')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const error = await importAnswers(
+      db,
+      [
+        line({
+          run: 'crm/2026-03-02',
+          prompt: 'best-crm',
+          externalKey: stored.external_key,
+          capturedAt: '2026-03-01T10:00:00Z',
+          answerText: 'x',
+        }),
+      ],
+      { now: NOW },
+    ).catch((e: unknown) => e);
+    assert.ok(error instanceof ImportRejected);
+    assert.match(
+      error.errors[0]?.message ?? '',
+      /is already used by an answer of run "crm\/2026-03-01", prompt \d+/,
+    );
+  });
+
+  it('publishes with --publish; publish and unpublish switch it and say whether anything changed', async () => {
+    const summary = await importAnswers(db, RUN_LINES, { now: NOW, publish: true });
+    assert.equal(summary.runs[0]?.visible, true);
+    const run = await db.selectFrom('runs').select(['id', 'published_at']).executeTakeFirstOrThrow();
+    assert.equal(run.published_at, NOW.toISOString());
+    const unpublished = await setRunPublished(db, orgId, run.id, null);
+    assert.deepEqual([unpublished.changed, unpublished.publishedAt], [true, null]);
+    const again = await setRunPublished(db, orgId, run.id, null);
+    assert.equal(again.changed, false);
+    const republished = await setRunPublished(db, orgId, run.id, '2026-03-02T01:00:00.000Z');
+    assert.deepEqual([republished.changed, republished.publishedAt], [true, '2026-03-02T01:00:00.000Z']);
+    await assert.rejects(
+      setRunPublished(db, orgId + 1000, run.id, null),
+      /does not exist in this organization/,
+    );
+  });
+
+  it('keeps a run in flight open, then completes it from a later file', async () => {
+    const live = (fields: Record<string, unknown>) =>
+      line({ run: 'crm/live', runStatus: 'running', ...fields });
+    await importAnswers(
+      db,
+      [live({ prompt: 'best-crm', capturedAt: '2026-03-01T12:00:00Z', answerText: 'Acmeflow.' })],
+      {
+        now: NOW,
+        publish: true,
+      },
+    );
+    const running = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('external_id', '=', 'crm/live')
+      .executeTakeFirstOrThrow();
+    // One prompt answered of the category's two monitored ones (api-crm is not monitored); not published.
+    assert.deepEqual(
+      [
+        running.status,
+        running.finished_at,
+        running.completed_prompts,
+        running.total_prompts,
+        running.published_at,
+      ],
+      ['running', null, 1, 2, null],
+    );
+    await importAnswers(
+      db,
+      [
+        live({
+          runStatus: 'completed',
+          prompt: 'cheap-crm',
+          capturedAt: '2026-03-01T12:30:00Z',
+          answerText: 'Globex.',
+        }),
+      ],
+      { now: NOW },
+    );
+    const done = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('external_id', '=', 'crm/live')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [done.status, done.started_at, done.finished_at, done.completed_prompts, done.total_prompts],
+      ['completed', '2026-03-01T12:00:00.000Z', '2026-03-01T12:30:00.000Z', 2, 2],
+    );
+    const reopened = await importAnswers(
+      db,
+      [live({ prompt: 'best-crm', model: 'claude', capturedAt: '2026-03-01T12:40:00Z', answerText: 'x' })],
+      { now: NOW },
+    ).catch((e: unknown) => e);
+    assert.ok(reopened instanceof ImportRejected);
+    assert.match(
+      reopened.errors[0]?.message ?? '',
+      /already completed; its lines must say runStatus "completed"/,
+    );
+  });
+
+  it('imports legacy runs as visible, keeping text-less answers as unreconstructable', async () => {
+    const legacy = (fields: Record<string, unknown>) =>
+      line({ run: 'crm/legacy', methodology: 'legacy', ...fields });
+    await importAnswers(
+      db,
+      [
+        legacy({ prompt: 'best-crm', capturedAt: '2025-12-01T09:00:00Z', answerText: 'Acmeflow is good.' }),
+        legacy({ prompt: 'cheap-crm', capturedAt: '2025-12-01T09:01:00Z' }),
+      ],
+      { now: NOW },
+    );
+    const run = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('external_id', '=', 'crm/legacy')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([run.is_legacy, run.methodology, run.published_at], [1, 'legacy', null]);
+    const rows = await db
+      .selectFrom('responses')
+      .select(['methodology', 'has_mention_data', 'mentioned'])
+      .where('run_id', '=', run.id)
+      .orderBy('captured_at')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.methodology, r.has_mention_data, r.mentioned]),
+      [
+        ['legacy', 1, 1],
+        ['legacy', 0, 0],
+      ],
+    );
+  });
+
+  it('documents its line format as exactly this JSON Schema', () => {
+    const documented = JSON.parse(readFileSync('docs/ingest.schema.json', 'utf8'));
+    delete documented.$schema;
+    assert.deepEqual(documented, JSON.parse(JSON.stringify(AnswerLineSchema)));
+  });
+});
+
+describe('documented example (docs/ingest.md)', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx.close());
+
+  it('imports docs/examples/prompts.csv and docs/examples/answers.ndjson as the walkthrough does', async () => {
+    const db = ctx.dbs.primary;
+    const org = await insertOrg(ctx.dbs, 'acme');
+    const brand = await createBrand(db, org, {
+      name: 'Linear',
+      website: 'https://linear.app',
+      aliases: ['Linear.app'],
+    });
+    const category = await createCategory(db, brand, { name: 'Project management', externalKey: 'pm-tools' });
+    const prompts = parsePromptCsv(readFileSync('docs/examples/prompts.csv', 'utf8'));
+    assert.deepEqual(prompts.errors, []);
+    assert.equal((await importPrompts(db, org, prompts.rows, category)).created, 4);
+    await addCompetitor(db, brand, category, { name: 'Jira', aliases: ['Atlassian Jira'] });
+    await addCompetitor(db, brand, category, { name: 'Asana' });
+    const read = () => createInterface({ input: createReadStream('docs/examples/answers.ndjson', 'utf8') });
+    const summary = await importAnswers(db, read, { publish: true, now: new Date('2026-11-02T00:00:00Z') });
+    assert.deepEqual(
+      [summary.answers, summary.imported, summary.runs.length, summary.runs[0]?.visible],
+      [7, 7, 1, true],
+    );
+  });
+});

@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createOrganization } from '../src/db/organizations.ts';
+import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+
+// An operator's whole path, on the command line, into the API: organization (repository), brand,
+// category, prompts from CSV, competitors, answers imported and published, then the run read back
+// through the API with a key. The CLI runs as a child process on the test's own database.
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('operator set-up and import through the CLI', () => {
+  let ctx: TestContext;
+  let key: string;
+  let runId: number;
+
+  const cli = (args: string[], input?: string): Result => {
+    const result = spawnSync(process.execPath, ['src/cli/main.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl },
+      input,
+      encoding: 'utf8',
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+  const ok = (args: string[], input?: string): string => {
+    const result = cli(args, input);
+    assert.equal(result.status, 0, `${args.join(' ')} failed: ${result.stderr}`);
+    return result.stdout;
+  };
+  const getRun = (id: number) => ctx.app.inject({ url: `/api/runs/${id}/`, headers: bearer(key) });
+  const countResponses = async () =>
+    Number(
+      (
+        await ctx.dbs.primary
+          .selectFrom('responses')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  before(async () => {
+    ctx = await createTestContext();
+    const org = await createOrganization(ctx.dbs.primary, {
+      slug: 'acme',
+      name: 'Acme',
+      plan: 'pro',
+      apiAccess: true,
+      timezone: 'UTC',
+    });
+    key = await mintKey(ctx.dbs, org.id);
+  });
+  after(() => ctx.close());
+
+  it('sets up a brand, a category, prompts and competitors', () => {
+    assert.match(
+      ok([
+        'brands',
+        'create',
+        '--org',
+        'acme',
+        '--name',
+        'Linear',
+        '--website',
+        'linear.app',
+        '--aliases',
+        'Linear.app',
+        '--key',
+        'linear',
+      ]),
+      /^Created brand \d+ "Linear" in acme \(https:\/\/linear\.app; status active; aliases Linear\.app; key linear\)\.\n$/,
+    );
+    assert.match(
+      ok([
+        'categories',
+        'create',
+        '--org',
+        'acme',
+        '--brand',
+        'linear',
+        '--name',
+        'Project management',
+        '--key',
+        'pm-tools',
+      ]),
+      /^Created category \d+ "Project management" under brand \d+\.\n$/,
+    );
+    const imported = [
+      'prompts',
+      'import',
+      'docs/examples/prompts.csv',
+      '--org',
+      'acme',
+      '--category',
+      'pm-tools',
+    ];
+    assert.equal(
+      ok(imported),
+      'Prompts from docs/examples/prompts.csv: 4 created, 0 updated, 0 unchanged.\n',
+    );
+    assert.equal(
+      ok(imported),
+      'Prompts from docs/examples/prompts.csv: 0 created, 0 updated, 4 unchanged.\n',
+    );
+    assert.match(
+      ok([
+        'competitors',
+        'add',
+        '--org',
+        'acme',
+        '--category',
+        'pm-tools',
+        '--name',
+        'Jira',
+        '--aliases',
+        'Atlassian Jira',
+      ]),
+      /key jira/,
+    );
+    assert.match(
+      ok(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', 'Asana']),
+      /key asana/,
+    );
+  });
+
+  it('refuses bad set-up input with the right exit code and one line on stderr', () => {
+    const usage = cli(['brands', 'create', '--org', 'acme', '--name', 'Other', '--website', 'not a website']);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /is not a website address|is not a public domain name/);
+    const duplicate = cli(['brands', 'create', '--org', 'acme', '--name', 'linear']);
+    assert.equal(duplicate.status, 1);
+    assert.match(
+      duplicate.stderr,
+      /^sightline: a brand named "Linear" already exists in this organization \(id \d+\)\n$/,
+    );
+    const noOrg = cli(['categories', 'create', '--org', 'nowhere', '--brand', '1', '--name', 'X']);
+    assert.equal(noOrg.status, 1);
+    assert.match(noOrg.stderr, /organization "nowhere" does not exist/);
+    const wrongBrand = cli([
+      'prompts',
+      'create',
+      '--org',
+      'acme',
+      '--category',
+      'pm-tools',
+      '--brand',
+      '999',
+      '--text',
+      'Q?',
+    ]);
+    assert.equal(wrongBrand.status, 1);
+    assert.match(wrongBrand.stderr, /brand 999 does not exist in organization acme/);
+    const again = cli(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', 'JIRA']);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /already tracks "Jira"/);
+  });
+
+  it('rejects a bad answers file with line-numbered errors and writes nothing', async () => {
+    const bad = [
+      '{"prompt":"pm-free-plan","run":"r","model":"chatgpt","capturedAt":"2026-11-01T08:00:00Z","answerText":"x"}',
+      '{"prompt": 1',
+    ].join('\n');
+    const result = cli(['runs', 'import', '-', '--org', 'acme'], bad);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /^stdin:2: not valid JSON/m);
+    assert.match(result.stderr, /^sightline: 1 problem\(s\) in 2 line\(s\); nothing was imported$/m);
+    assert.equal(await countResponses(), 0);
+  });
+
+  it('imports and publishes answers, which the API then serves with their derived fields', async () => {
+    const out = ok(['runs', 'import', 'docs/examples/answers.ndjson', '--publish']);
+    const match =
+      /^imported 7 answers into 1 run \(run (\d+) new\); 0 already present; 1 of 1 run\(s\) visible through the API; 1 untracked name ranked/.exec(
+        out,
+      );
+    assert.ok(match, out);
+    runId = Number(match[1]);
+    assert.match(
+      ok(['runs', 'import', 'docs/examples/answers.ndjson']),
+      /^imported 0 answers into 1 run \(run \d+\); 7 already present;/,
+    );
+
+    const res = await getRun(runId);
+    assert.equal(res.statusCode, 200, res.body);
+    const run = res.json();
+    assert.equal(run.status, 'completed');
+    assert.equal(run.responsesCount, 7);
+    assert.deepEqual(
+      run.responses.map(
+        (r: { model: string; mentioned: boolean; rank: number | null; sentiment: string | null }) => [
+          r.model,
+          r.mentioned,
+          r.rank,
+          r.sentiment,
+        ],
+      ),
+      [
+        // First of a numbered list; "fast" and "loved".
+        ['chatgpt', true, 1, 'positive'],
+        // Third row of the table (Jira, Asana, Linear); nothing evaluative said of it.
+        ['perplexity', true, 3, 'neutral'],
+        // Second item of the HTML's ordered list; "the fastest issue tracker".
+        ['gemini', true, 2, 'positive'],
+        // Named first in prose, "faster".
+        ['chatgpt', true, 1, 'positive'],
+        ['perplexity', false, null, null],
+        // "simpler and much faster" before the semicolon.
+        ['chatgpt', true, 1, 'positive'],
+        ['google_ai_overview', false, null, null],
+      ],
+    );
+    const mentions = Object.fromEntries(
+      run.competitors.map((c: { name: string; mentions: number }) => [c.name, c.mentions]),
+    );
+    // Usable answers weigh 3, 1, 1, 2 and 1. Jira is in all five: 8; Asana in the 2nd, 3rd and 4th: 1 + 1 + 2 = 4.
+    assert.equal(mentions.Jira, 8);
+    assert.equal(mentions.Asana, 4);
+  });
+
+  it('unpublishes and republishes the run', async () => {
+    assert.match(
+      ok(['runs', 'unpublish', String(runId)]),
+      /^Unpublished run \d+ \(2026-11-01\/pm-tools\): the API answers 404 for it now\.\n$/,
+    );
+    assert.equal((await getRun(runId)).statusCode, 404);
+    assert.match(ok(['runs', 'unpublish', String(runId)]), /was already unpublished/);
+    assert.match(ok(['runs', 'publish', '2026-11-01/pm-tools', '--org', 'acme']), /^Published run \d+/);
+    assert.equal((await getRun(runId)).statusCode, 200);
+    const noOrg = cli(['runs', 'publish', '2026-11-01/pm-tools']);
+    assert.equal(noOrg.status, 2);
+    assert.equal(cli(['runs', 'publish', '99999']).status, 1);
+  });
+
+  it('lists the untracked names answers ranked, and retires one once it is added', () => {
+    assert.match(
+      ok(['competitors', 'candidates', '--org', 'acme', '--category', 'pm-tools']),
+      /^NAME +KEY +ANSWERS.*\nShortcut +shortcut +1 /,
+    );
+    ok(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', 'Shortcut']);
+    assert.match(
+      ok(['competitors', 'candidates', '--org', 'acme', '--category', 'pm-tools']),
+      /^No candidates/,
+    );
+  });
+
+  it('analyzes one answer from stdin or a file', () => {
+    const answer = '1. **Jira** – heavy.\n2. **Linear** – fast. https://linear.app/docs';
+    const fromStdin = JSON.parse(ok(['analyze', '--brand', 'Linear', '--competitors', 'Jira,Asana'], answer));
+    assert.deepEqual(fromStdin, {
+      mentioned: true,
+      rank: 2,
+      sentiment: 'positive',
+      competitors: [{ name: 'Jira', rank: 1 }],
+      sources: [{ url: 'https://linear.app/docs', domain: 'linear.app' }],
+      candidates: [],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-analyze-'));
+    const file = join(dir, 'answer.html');
+    writeFileSync(file, '<ol><li>Asana</li><li>Linear</li></ol>');
+    const fromHtml = JSON.parse(
+      ok(['analyze', '--brand', 'Linear', '--competitors', 'Asana', '--html', '--file', file]),
+    );
+    rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual([fromHtml.rank, fromHtml.competitors], [2, [{ name: 'Asana', rank: 1 }]]);
+    assert.equal(cli(['analyze', '--competitors', 'Jira'], 'x').status, 2);
+  });
+});
