@@ -17,6 +17,7 @@ import { NotFound, ValidationFailed } from '../errors.ts';
 import { assertPageExists, pageEnvelope, pageRequest } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
 import { rejectInvalidParams, rejectInvalidQuery } from '../http/validation.ts';
+import { REPORT_TYPES } from '../reports/catalog.ts';
 import { responses } from '../schemas/common.ts';
 import {
   ArtifactParams,
@@ -30,17 +31,13 @@ import {
   ReportListQuery,
 } from '../schemas/reports.ts';
 
-const TYPE_LABELS: Record<string, string> = {
-  in_depth_report: 'In-depth report',
-  executive_summary_v2: 'Executive summary',
-  lead_gen_exec_v1: 'Lead-gen executive brief',
-  weekly_ai_visibility_update: 'Weekly AI visibility update',
-};
-
-/** A type without a curated label still reads as words: "market_scan_v3" → "Market Scan V3". */
+/**
+ * The label the report generator gives the type (src/reports/catalog.ts); a type without one still
+ * reads as words: "market_scan_v3" → "Market Scan V3".
+ */
 function reportTypeLabel(reportType: string): string {
   return (
-    TYPE_LABELS[reportType] ??
+    REPORT_TYPES.get(reportType)?.label ??
     reportType
       .split(/[_\s.-]+/)
       .filter(Boolean)

@@ -1,0 +1,94 @@
+// `sightline reports generate`: the dashboard's "generate report", for operators. Prints the new
+// artifact's id as the last line (scripts take it with `tail -n 1`); a report that fails still
+// prints its id (the failed artifact records why) and exits 1.
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { RANGES } from '../../domain/windows.ts';
+import { generateReport, REPORT_FORMATS, REPORT_TYPES, type ReportFormat } from '../../reports/generate.ts';
+import { brandOrganization, findMemberId } from '../../reports/lookups.ts';
+import { InvalidReportRequest } from '../../reports/request.ts';
+import { UsageError } from '../errors.ts';
+import { print, withDatabase } from './support.ts';
+
+interface GenerateOptions {
+  brand: number;
+  type: string;
+  category?: number;
+  format: ReportFormat;
+  range?: string;
+  start?: string;
+  end?: string;
+  user?: string;
+  branding: boolean;
+}
+
+function parseId(value: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('expected a positive whole number.');
+  }
+  return Number(value);
+}
+
+export function register(program: Command): void {
+  const reports = program.command('reports').description('Report artifacts.');
+
+  reports
+    .command('generate')
+    .description(
+      'Generate a report (PDF or HTML) and store it; the new artifact id is printed on the last line.',
+    )
+    .requiredOption('--brand <id>', 'the brand the report is about', parseId)
+    .addOption(
+      new Option('--type <type>', 'the report type').choices([...REPORT_TYPES.keys()]).makeOptionMandatory(),
+    )
+    .option('--category <id>', 'cover one category of the brand instead of the whole brand', parseId)
+    .addOption(
+      new Option('--format <format>', 'pdf (with its HTML too) or html')
+        .choices(REPORT_FORMATS)
+        .default('pdf'),
+    )
+    .addOption(
+      new Option(
+        '--range <range>',
+        'the window the figures cover: default 30d; the weekly update is always 7d',
+      ).choices(RANGES),
+    )
+    .option('--start <date>', 'first day (YYYY-MM-DD) of a --range custom window')
+    .option('--end <date>', 'last day (YYYY-MM-DD) of a --range custom window')
+    .option('--user <email>', "the organization member generating it (the artifact's generatedByEmail)")
+    .option('--no-branding', "leave the organization's name off the report")
+    .action(async (options: GenerateOptions) => {
+      const result = await withDatabase(async (db) => {
+        const orgId = await brandOrganization(db, options.brand);
+        if (orgId === undefined) throw new UsageError(`no brand with id ${options.brand}`);
+        let userId: number | null = null;
+        if (options.user !== undefined) {
+          userId = (await findMemberId(db, orgId, options.user)) ?? null;
+          if (userId === null)
+            throw new UsageError(`${options.user} is not a member of the brand's organization`);
+        }
+        try {
+          return await generateReport(db, {
+            orgId,
+            brandId: options.brand,
+            categoryId: options.category ?? null,
+            reportType: options.type,
+            format: options.format,
+            range: options.range,
+            start: options.start,
+            end: options.end,
+            userId,
+            branded: options.branding,
+          });
+        } catch (error) {
+          if (error instanceof InvalidReportRequest) throw new UsageError(error.message);
+          throw error;
+        }
+      });
+      if (result.status === 'failed') {
+        print(String(result.artifactId));
+        throw new Error(result.errorMessage);
+      }
+      print(`Generated ${options.type} report (${options.format}) for brand ${options.brand}.`);
+      print(String(result.artifactId));
+    });
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../db/connect.ts';
+
+// The report_artifacts writes of generation: each status change is one guarded UPDATE, so an
+// artifact only moves forward (queued → running → complete or failed) and never skips a step.
+// Every statement is scoped by organization.
+
+export interface NewArtifact {
+  orgId: number;
+  brandId: number;
+  categoryId: number | null;
+  reportType: string;
+  format: 'pdf' | 'html';
+  userId: number | null;
+  isBranded: boolean;
+  agentName: string;
+  agentVersion: string;
+  costUsd: string;
+  createdAt: string;
+}
+
+export async function createQueuedArtifact(db: Db, artifact: NewArtifact): Promise<number> {
+  const row = await db
+    .insertInto('report_artifacts')
+    .values({
+      org_id: artifact.orgId,
+      brand_id: artifact.brandId,
+      category_id: artifact.categoryId,
+      report_type: artifact.reportType,
+      status: 'queued',
+      format: artifact.format,
+      created_at: artifact.createdAt,
+      completed_at: null,
+      error_message: '',
+      agent_name: artifact.agentName,
+      agent_version: artifact.agentVersion,
+      cost_usd: artifact.costUsd,
+      kg_generation_job: '',
+      evidence_refs_count: 0,
+      is_branded: artifact.isBranded ? 1 : 0,
+      aborted_reason: '',
+      generated_by_user_id: artifact.userId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function advance(
+  db: Db,
+  orgId: number,
+  artifactId: number,
+  from: string,
+  values: { status: string; completed_at?: string; error_message?: string; evidence_refs_count?: number },
+): Promise<void> {
+  const result = await db
+    .updateTable('report_artifacts')
+    .set(values)
+    .where('org_id', '=', orgId)
+    .where('id', '=', artifactId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    throw new Error(`Report ${artifactId} is no longer ${from}; it cannot become ${values.status}.`);
+  }
+}
+
+export function markRunning(db: Db, orgId: number, artifactId: number): Promise<void> {
+  return advance(db, orgId, artifactId, 'queued', { status: 'running' });
+}
+
+export function markComplete(
+  db: Db,
+  orgId: number,
+  artifactId: number,
+  done: { completedAt: string; evidenceRefsCount: number },
+): Promise<void> {
+  return advance(db, orgId, artifactId, 'running', {
+    status: 'complete',
+    completed_at: done.completedAt,
+    evidence_refs_count: done.evidenceRefsCount,
+  });
+}
+
+/** A failed report keeps when it stopped (completedAt) and why (errorMessage). */
+export function markFailed(
+  db: Db,
+  orgId: number,
+  artifactId: number,
+  failure: { completedAt: string; message: string },
+): Promise<void> {
+  return advance(db, orgId, artifactId, 'running', {
+    status: 'failed',
+    completed_at: failure.completedAt,
+    error_message: failure.message,
+  });
+}

@@ -1,0 +1,107 @@
+// How API figures read in a report. Every figure keeps the precision the API serves (scores 1
+// decimal, rates and shares 4 decimals shown as percentages with 2, ranks 2 decimals), so a reader
+// can match any number in a report against the API response digit for digit.
+import type { Change, Tone } from './document.ts';
+
+const DASH = '–';
+
+export function score(value: number | null): string {
+  return value === null ? DASH : value.toFixed(1);
+}
+
+/** A 0–1 fraction as a percentage: 0.4512 → "45.12%". */
+export function percent(fraction: number | null): string {
+  return fraction === null ? DASH : `${(fraction * 100).toFixed(2)}%`;
+}
+
+export function rank(value: number | null): string {
+  return value === null ? DASH : value.toFixed(2);
+}
+
+export function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function signed(text: string, value: number): string {
+  return value > 0 ? `+${text}` : text;
+}
+
+const REASONS: Record<string, string> = {
+  no_data: 'no data in this window',
+  no_prior: 'nothing to compare with',
+  no_boundary: 'no score before the window',
+  cross_era: 'methodology changed; not comparable',
+};
+
+/** Why a delta is absent, in words. */
+export function suppressed(reason: string): string {
+  return REASONS[reason] ?? reason.replace(/_/g, ' ');
+}
+
+function tone(value: number, higherIsBetter: boolean): Tone {
+  if (value === 0) return 'neutral';
+  return value > 0 === higherIsBetter ? 'good' : 'bad';
+}
+
+/** A change of a 0–100 score, in points: "+3.2 pts". Null when the API suppressed it. */
+export function scoreChange(delta: number | null): Change | null {
+  return delta === null ? null : { text: `${signed(delta.toFixed(1), delta)} pts`, tone: tone(delta, true) };
+}
+
+/** A change of a rate or share, in percentage points: 0.0123 → "+1.23 pts". */
+export function rateChange(delta: number | null): Change | null {
+  return delta === null
+    ? null
+    : { text: `${signed((delta * 100).toFixed(2), delta)} pts`, tone: tone(delta, true) };
+}
+
+/** A change of an average rank: lower is better, so a negative delta reads as good. */
+export function rankChange(delta: number | null): Change | null {
+  return delta === null ? null : { text: signed(delta.toFixed(2), delta), tone: tone(delta, false) };
+}
+
+function parts(instant: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  const format = new Intl.DateTimeFormat('en-GB', { timeZone, ...options });
+  return Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+}
+
+/** "16 Mar 2026" in the organization's time zone. */
+export function date(instant: string, timeZone: string): string {
+  const p = parts(instant, timeZone, { day: 'numeric', month: 'short', year: 'numeric' });
+  return `${p.day} ${p.month} ${p.year}`;
+}
+
+/** "16 Mar" in the organization's time zone. */
+export function shortDate(instant: string, timeZone: string): string {
+  const p = parts(instant, timeZone, { day: 'numeric', month: 'short' });
+  return `${p.day} ${p.month}`;
+}
+
+/** "16 Mar 2026, 09:30 UTC" in the organization's time zone. */
+export function dateTime(instant: string, timeZone: string): string {
+  const p = parts(instant, timeZone, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
+  return `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
+}
+
+const PRESETS: Record<string, string> = { '7d': 'Last 7 days', '30d': 'Last 30 days', '90d': 'Last 90 days' };
+
+/**
+ * The window a report covers: "Last 30 days · 14 Feb – 16 Mar 2026", in the organization's time
+ * zone. A rolling window ends at the moment of generation, so its last day is the day of `end`.
+ */
+export function windowLabel(window: { range: string; start: string; end: string }, timeZone: string): string {
+  // A custom window ends at 24:00 of its last day, which is already the next day's date.
+  const end = window.range === 'custom' ? new Date(Date.parse(window.end) - 1).toISOString() : window.end;
+  const span = `${date(window.start, timeZone)} – ${date(end, timeZone)}`;
+  if (window.range === 'all') return `All time · ${span}`;
+  const preset = PRESETS[window.range];
+  return preset ? `${preset} · ${span}` : span;
+}

@@ -1,0 +1,387 @@
+// Building blocks the report types share: each turns one API block into a layout block. They
+// choose and format figures; they never derive one the API does not serve.
+import type { Recommendation } from '../db/recommendations.ts';
+import type { Analytics, PromptChangeEntry, PromptChanges, ReportData, ScopeFigures } from './data.ts';
+import type { Block, Card, Change, Kpi, TableCell, Tone } from './document.ts';
+import * as f from './format.ts';
+
+/** "vs the previous 30 days", or why there is no comparison. */
+function comparedNote(reason: string | null, versus: string): string {
+  return reason === null ? versus : f.suppressed(reason);
+}
+
+export function previousPeriod(analytics: Analytics): string {
+  const preset = analytics.window.range;
+  return /^\d+d$/.test(preset) ? `vs the previous ${preset.slice(0, -1)} days` : 'vs the previous period';
+}
+
+/** Visibility score with its windowed delta, mention rate, average rank and answers analysed. */
+export function headlineKpis(scope: ScopeFigures): Kpi[] {
+  const { windowedDelta } = scope.scoreHistory;
+  const { metrics } = scope.analytics;
+  const versus = previousPeriod(scope.analytics);
+  return [
+    {
+      label: 'Visibility score',
+      // With no scored run at all the API's latestScore is 0 beside no_data: there is no score.
+      value: f.score(windowedDelta.suppressedReason === 'no_data' ? null : windowedDelta.latestScore),
+      change: f.scoreChange(windowedDelta.delta),
+      note: comparedNote(windowedDelta.suppressedReason, spanPhrase(windowedDelta.spanLabel)),
+    },
+    {
+      label: 'Mention rate',
+      value: f.percent(metrics.mentionRate.value),
+      change: f.rateChange(metrics.mentionRate.delta),
+      note: comparedNote(metrics.mentionRate.suppressedReason, versus),
+    },
+    {
+      label: 'Average rank',
+      value: f.rank(metrics.avgRank.value),
+      change: f.rankChange(metrics.avgRank.delta),
+      note: comparedNote(metrics.avgRank.suppressedReason, `${versus}; lower is better`),
+    },
+    {
+      label: 'Answers analysed',
+      value: f.count(metrics.sampleCount),
+      change: null,
+      note: 'weighted answer samples in the window',
+    },
+  ];
+}
+
+export function trendBlock(scope: ScopeFigures, timeZone: string, title = 'Visibility score trend'): Block {
+  return {
+    kind: 'trend',
+    title,
+    points: scope.scoreHistory.points.map((p) => ({ date: p.date, value: p.score })),
+    empty: 'No scored runs in this window yet.',
+    timeZone,
+  };
+}
+
+export function sentimentBlock(analytics: Analytics): Block {
+  const { positive, neutral, negative } = analytics.metrics.sentiment;
+  return {
+    kind: 'split',
+    title: 'Sentiment when mentioned',
+    segments: [
+      { label: 'Positive', count: positive, tone: 'good' },
+      { label: 'Neutral', count: neutral, tone: 'neutral' },
+      { label: 'Negative', count: negative, tone: 'bad' },
+    ],
+    empty: 'No answer mentioned the brand in this window.',
+  };
+}
+
+/** Share-of-voice bars of the visible entities, longest bar = the largest share. */
+export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'Share of voice'): Block {
+  const entries = analytics.shareOfVoice.visible.slice(0, limit);
+  const largest = Math.max(0, ...entries.map((e) => e.share ?? 0));
+  return {
+    kind: 'bars',
+    title,
+    bars: entries.map((e) => ({
+      label: e.name,
+      fraction: largest > 0 ? (e.share ?? 0) / largest : 0,
+      valueText: f.percent(e.share),
+      // A rival's gain is not "good" or "bad" in colour: only the brand's own bar is toned.
+      change: tonedFor(f.rateChange(e.shareDelta), e.isUserBrand),
+      highlight: e.isUserBrand,
+    })),
+    empty: 'No brand or competitor was mentioned in this window.',
+  };
+}
+
+function tonedFor<T extends { tone: Tone }>(change: T | null, own: boolean): T | null {
+  return change && !own ? { ...change, tone: 'neutral' } : change;
+}
+
+export function competitorTable(analytics: Analytics, limit: number): Block {
+  return {
+    kind: 'table',
+    title: 'Where the brand stands against named competitors',
+    columns: [
+      { label: '#', align: 'right', weight: 0.5 },
+      { label: 'Brand', align: 'left', weight: 3 },
+      { label: 'Share of voice', align: 'right', weight: 1.6 },
+      { label: 'Mentions', align: 'right', weight: 1.3 },
+      { label: 'Average rank', align: 'right', weight: 1.5 },
+      { label: 'Score', align: 'right', weight: 1 },
+    ],
+    rows: analytics.shareOfVoice.visible
+      .slice(0, limit)
+      .map((e, i) => [
+        { text: String(i + 1) },
+        { text: e.isUserBrand ? `${e.name} (you)` : e.name, strong: e.isUserBrand },
+        { text: f.percent(e.share), strong: e.isUserBrand },
+        { text: f.count(e.mentions) },
+        { text: f.rank(e.averageRank) },
+        { text: f.score(e.score) },
+      ]),
+    empty: 'No brand or competitor was mentioned in this window.',
+  };
+}
+
+export function platformTable(analytics: Analytics): Block {
+  return {
+    kind: 'table',
+    title: 'By answer engine',
+    columns: [
+      { label: 'Answer engine', align: 'left', weight: 2.4 },
+      { label: 'Score', align: 'right', weight: 1.1 },
+      { label: 'Mention rate', align: 'right', weight: 1.6 },
+      { label: 'Answers', align: 'right', weight: 1.3 },
+    ],
+    rows: analytics.platforms.apiPlatforms.map((p) => [
+      { text: p.modelLabel, strong: true },
+      { text: f.score(p.score) },
+      { text: f.percent(p.mentionRate) },
+      { text: f.count(p.totalAnswers) },
+    ]),
+    empty: 'No answers in this window.',
+  };
+}
+
+export function surfaceTable(analytics: Analytics): Block {
+  return {
+    kind: 'table',
+    title: 'By surface (how the answer was obtained)',
+    columns: [
+      { label: 'Surface', align: 'left', weight: 3 },
+      { label: 'Score', align: 'right', weight: 1 },
+      { label: 'Mention rate', align: 'right', weight: 1.4 },
+      { label: 'Samples', align: 'right', weight: 1.2 },
+    ],
+    rows: analytics.platforms.surfacePlatforms.map((p) => [
+      { text: p.surfaceLabel, strong: true },
+      { text: f.score(p.score) },
+      { text: f.percent(p.mentionRate) },
+      { text: f.count(p.totalSamples) },
+    ]),
+    empty: 'No answers in this window.',
+  };
+}
+
+export function sourcesTable(analytics: Analytics, limit: number): Block {
+  const { totalCitations, totalDomains } = analytics.sources;
+  return {
+    kind: 'table',
+    title: `Top cited sources (${f.count(totalCitations)} citations of ${f.count(totalDomains)} domains)`,
+    columns: [
+      { label: 'Domain', align: 'left', weight: 3 },
+      { label: 'Citations', align: 'right', weight: 1.2 },
+      { label: 'URLs', align: 'right', weight: 1 },
+      { label: 'Share', align: 'right', weight: 1.1 },
+      { label: 'Change', align: 'right', weight: 1.3 },
+    ],
+    rows: analytics.sources.items.slice(0, limit).map((s) => {
+      const change = f.rateChange(s.shareDelta);
+      return [
+        { text: s.domain, strong: true },
+        { text: f.count(s.count) },
+        { text: f.count(s.urlCount) },
+        { text: f.percent(s.share) },
+        // A suppressed change is a dash here; the reason is spelled out where there is room for it.
+        { text: change ? change.text : '–' },
+      ] satisfies TableCell[];
+    }),
+    empty: 'No answer cited a source in this window.',
+  };
+}
+
+/** Which answers the figures rest on and which were left out, and why (the API's coverage block). */
+export function coverageTable(analytics: Analytics): Block {
+  const c = analytics.coverage;
+  const row = (label: string, value: number): TableCell[] => [{ text: label }, { text: f.count(value) }];
+  return {
+    kind: 'table',
+    title: 'Answers behind these figures',
+    columns: [
+      { label: 'Answers', align: 'left', weight: 4 },
+      { label: 'Count', align: 'right', weight: 1 },
+    ],
+    rows: [
+      [
+        { text: 'Usable answers (the figures rest on these)', strong: true },
+        { text: f.count(c.usableSampleCount), strong: true },
+      ],
+      row('of which older-methodology answers used as a fallback', c.legacyFallbackCount),
+      row('Left out: the answer engine returned an error', c.excludedErrorCount),
+      row('Left out: the answer was empty', c.excludedEmptyCount),
+      row('Left out: the engine showed no answer', c.excludedNoResultCount),
+      row('Left out: superseded by current-methodology answers', c.excludedMethodologyCount),
+      row('Left out: older answers without mention data', c.unreconstructableLegacyAnswerCount),
+      row('Prompts with usable answers', c.promptCoverageCount),
+    ],
+    empty: '',
+  };
+}
+
+/** Domains cited in this window that the previous window did not cite at all. */
+export function newSources(analytics: Analytics) {
+  return analytics.sources.items.filter((s) => s.previousShare === 0 || s.previousShare === null);
+}
+
+function modelLabel(data: ReportData, model: string): string {
+  return data.scope.analytics.platforms.apiPlatforms.find((p) => p.model === model)?.modelLabel ?? model;
+}
+
+/** One change-feed entry in words, e.g. "ChatGPT started mentioning the brand". */
+export function describeChange(data: ReportData, entry: PromptChangeEntry): Change {
+  switch (entry.kind) {
+    case 'model_mention':
+      return {
+        text: `${modelLabel(data, entry.model)} ${entry.direction} mentioning ${data.brand.name}`,
+        tone: entry.direction === 'started' ? 'good' : 'bad',
+      };
+    case 'rank':
+      return {
+        text: `Rank ${entry.from} → ${entry.to} (${entry.direction})`,
+        tone: entry.direction === 'improved' ? 'good' : 'bad',
+      };
+    case 'competitor':
+      return {
+        text: `${entry.name} ${entry.direction}`,
+        tone: entry.direction === 'disappeared' ? 'good' : 'bad',
+      };
+    case 'sentiment':
+      return { text: `Sentiment ${entry.from} → ${entry.to}`, tone: 'neutral' };
+  }
+}
+
+export function promptChangesTable(data: ReportData, feeds: readonly PromptChanges[]): Block {
+  const rows: TableCell[][] = feeds.map((feed) => [
+    { text: feed.promptText, strong: true },
+    { text: feed.categoryName },
+    { lines: feed.changes.map((entry) => describeChange(data, entry)) },
+  ]);
+  return {
+    kind: 'table',
+    title: 'Latest run against the one before, per prompt',
+    columns: [
+      { label: 'Prompt', align: 'left', weight: 3.2 },
+      { label: 'Category', align: 'left', weight: 1.6 },
+      { label: 'Change', align: 'left', weight: 3 },
+    ],
+    rows,
+    empty: 'No prompt changed between its last two runs.',
+  };
+}
+
+/** The feeds that have something to say. */
+export function changedPrompts(data: ReportData): PromptChanges[] {
+  return data.promptChanges.filter((feed) => feed.changes.length > 0);
+}
+
+/** "rose 13.48 pts", "fell 9.57 pts" or "held steady", from a formatted signed change. */
+function moved(delta: number, change: Change | null): string {
+  if (delta === 0 || !change) return 'held steady';
+  return `${delta > 0 ? 'rose' : 'fell'} ${change.text.replace(/^[+-]/, '')}`;
+}
+
+/** Headline movements, each sentence quoting API figures only. */
+export function whatChanged(data: ReportData, limit: number): string[] {
+  const { analytics, scoreHistory } = data.scope;
+  const versus = previousPeriod(analytics);
+  const lines: string[] = [];
+  const { windowedDelta } = scoreHistory;
+  if (windowedDelta.delta !== null) {
+    lines.push(
+      `Visibility score ${moved(windowedDelta.delta, f.scoreChange(windowedDelta.delta))} ` +
+        `${spanPhrase(windowedDelta.spanLabel)}, from ${f.score(windowedDelta.boundaryScore)} to ` +
+        `${f.score(windowedDelta.latestScore)}.`,
+    );
+  }
+  const { mentionRate } = analytics.metrics;
+  if (mentionRate.delta !== null) {
+    lines.push(
+      `Mention rate ${moved(mentionRate.delta, f.rateChange(mentionRate.delta))} ${versus}, ` +
+        `from ${f.percent(mentionRate.previousValue)} to ${f.percent(mentionRate.value)}.`,
+    );
+  }
+  const movers = analytics.shareOfVoice.visible
+    .filter((e) => e.shareDelta !== null && e.shareDelta !== 0)
+    .sort((a, b) => Math.abs(b.shareDelta ?? 0) - Math.abs(a.shareDelta ?? 0))
+    .slice(0, 2);
+  for (const e of movers) {
+    const delta = e.shareDelta ?? 0;
+    lines.push(
+      `${e.isUserBrand ? `${e.name} (you)` : e.name}: share of voice ${moved(delta, f.rateChange(delta))} ` +
+        `to ${f.percent(e.share)}.`,
+    );
+  }
+  const fresh = newSources(analytics).slice(0, 3);
+  if (fresh.length > 0) lines.push(`Newly cited sources: ${fresh.map((x) => x.domain).join(', ')}.`);
+  for (const feed of changedPrompts(data)) {
+    const first = feed.changes[0];
+    if (first) lines.push(`"${feed.promptText}": ${describeChange(data, first).text}.`);
+  }
+  return lines.length > 0 ? lines.slice(0, limit) : ['No measurable change against the previous period.'];
+}
+
+/** A windowed delta's span in words: "30d" → "over the last 30 days". */
+export function spanPhrase(spanLabel: string): string {
+  const days = /^(\d+)d$/.exec(spanLabel);
+  if (days) return `over the last ${days[1]} days`;
+  return spanLabel === 'all time' ? 'since the first run' : spanLabel;
+}
+
+const PRIORITY_TONE: Record<string, Tone> = { high: 'bad', medium: 'neutral', low: 'good' };
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20)).trimEnd()}…`;
+}
+
+/**
+ * A recommendation as a card. `evidence` adds its measurement plan, scoring, generated artifacts
+ * and measured outcomes; without it the card is the short form (rationale clipped) for summaries.
+ */
+export function recommendationCard(rec: Recommendation, evidence: boolean): Block {
+  const lines: Card['lines'] = [
+    { label: 'Why', text: evidence ? rec.why : clip(rec.why, 220) },
+    { label: 'Action', text: evidence ? rec.suggestedAction : clip(rec.suggestedAction, 200) },
+    { label: 'Expected impact', text: evidence ? rec.expectedImpact : clip(rec.expectedImpact, 160) },
+  ];
+  if (evidence) {
+    const { impact, effort, confidence } = rec.scoreBreakdown;
+    lines.push({ label: 'Measurement', text: rec.measurementPlan });
+    lines.push({
+      label: 'Scoring',
+      text: `score ${rec.score} (impact ${impact}, effort ${effort}, confidence ${confidence})`,
+    });
+    for (const artifact of rec.artifacts) {
+      lines.push({
+        label: 'Artifact',
+        text: `${artifact.title} (${artifact.artifactType}, ${artifact.status})`,
+      });
+    }
+    for (const outcome of rec.outcomes) {
+      const subject = outcome.metricSubject ? ` (${outcome.metricSubject})` : '';
+      lines.push({
+        label: 'Outcome',
+        text:
+          `${outcome.metricName}${subject}: ${outcome.baselineValue} → ${outcome.currentValue} ` +
+          `over ${outcome.measurementWindowDays} days, ${outcome.attributionConfidence} confidence` +
+          (outcome.isMeasured ? '' : ' (not yet measured)'),
+      });
+    }
+  }
+  return {
+    kind: 'card',
+    card: {
+      title: rec.title,
+      tag: `${rec.priority} priority · ${rec.status.replace(/_/g, ' ')}`,
+      tagTone: PRIORITY_TONE[rec.priority] ?? 'neutral',
+      lines: lines.filter((line) => line.text !== ''),
+    },
+  };
+}
+
+export function recommendationBlocks(data: ReportData, limit: number, evidence: boolean): Block[] {
+  const recs = data.recommendations.slice(0, limit);
+  if (recs.length === 0)
+    return [{ kind: 'paragraph', text: 'No open recommendations right now.', muted: true }];
+  return recs.map((rec) => recommendationCard(rec, evidence));
+}

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../src/app.ts';
+import type { Db } from '../src/db/connect.ts';
+import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } from '../src/db/report-files.ts';
+import type { App } from '../src/http/types.ts';
+import { type GenerateRequest, generateReport } from '../src/reports/generate.ts';
+import { InvalidReportRequest } from '../src/reports/request.ts';
+import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
+import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+
+// What happens around a report: its states, a failure midway, refused requests, downloads of the
+// generated files (headers, streaming of large ones) and the CLI that starts it all.
+
+describe('report generation: lifecycle, downloads and CLI', () => {
+  let ctx: TestContext;
+  let api: App;
+  let key: string;
+  let fx: Fixture;
+
+  const request = (extra: Partial<GenerateRequest> = {}): GenerateRequest => ({
+    orgId: fx.orgId,
+    brandId: fx.brandId,
+    categoryId: null,
+    reportType: 'executive_summary_v2',
+    format: 'pdf',
+    userId: null,
+    branded: true,
+    ...extra,
+  });
+  const generate = (extra: Partial<GenerateRequest> = {}, files?: (db: Db) => ReportFileStore) =>
+    generateReport(ctx.dbs.primary, request(extra), { now: NOW, clock: () => DONE, files });
+  const get = (url: string) => api.inject({ url, headers: bearer(key) });
+  const artifactCount = async () =>
+    Number(
+      (
+        await ctx.dbs.primary
+          .selectFrom('report_artifacts')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const fileKinds = async (artifactId: number) =>
+    (
+      await ctx.dbs.primary
+        .selectFrom('report_files')
+        .select('kind')
+        .where('artifact_id', '=', artifactId)
+        .orderBy('kind')
+        .execute()
+    ).map((f) => f.kind);
+
+  before(async () => {
+    ctx = await createTestContext();
+    fx = await seedReportFixture(ctx.dbs.primary);
+    key = await mintKey(ctx.dbs, fx.orgId);
+    api = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => NOW });
+    await api.ready();
+  });
+
+  after(async () => {
+    await api.close();
+    await ctx.close();
+  });
+
+  it('stores a PDF report as PDF and HTML, an HTML report as HTML only', async () => {
+    const pdf = await generate({ format: 'pdf' });
+    const html = await generate({ format: 'html' });
+    assert.deepEqual(await fileKinds(pdf.artifactId), ['html', 'pdf']);
+    assert.deepEqual(await fileKinds(html.artifactId), ['html']);
+  });
+
+  it('leaves a failed artifact with its message and no files when storing fails halfway', async () => {
+    // The first file really is written (inside the transaction); the second put fails.
+    const failing = (db: Db): ReportFileStore => {
+      const real = databaseReportFileStore(db);
+      let puts = 0;
+      return {
+        get: real.get,
+        async put(orgId, artifactId, file) {
+          puts += 1;
+          if (puts === 2) throw new Error('object store unreachable');
+          await real.put(orgId, artifactId, file);
+        },
+      };
+    };
+    const result = await generate({}, failing);
+    assert.equal(result.status, 'failed');
+    assert.equal(result.errorMessage, 'Report generation failed: object store unreachable');
+    assert.deepEqual(await fileKinds(result.artifactId), [], 'the file written first was rolled back');
+
+    const body = (await get(`/api/reports/${result.artifactId}/`)).json();
+    assert.equal(body.status, 'failed');
+    assert.equal(body.errorMessage, 'Report generation failed: object store unreachable');
+    assert.equal(body.downloadUrl, '');
+    assert.equal(body.evidenceRefsCount, 0);
+    assert.equal(body.completedAt, DONE.toISOString(), 'when it stopped');
+    assert.equal((await get(`/api/reports/${result.artifactId}/download/`)).statusCode, 404);
+  });
+
+  it('refuses a request that cannot work before any artifact exists', async () => {
+    const before = await artifactCount();
+    const refused: [Partial<GenerateRequest>, RegExp][] = [
+      [{ reportType: 'market_scan_v3' }, /unknown report type "market_scan_v3"/],
+      [{ brandId: 999_999 }, /no brand 999999/],
+      [{ orgId: fx.orgId + 1000 }, /no brand/],
+      [{ brandId: fx.emptyBrandId, categoryId: fx.categories.c1 }, /is not a category of brand/],
+      [{ reportType: 'weekly_ai_visibility_update', range: '30d' }, /always covers range 7d/],
+      [{ range: '13d' }, /range: "13d" is not a valid choice/],
+      [{ range: 'custom', start: '2026-03-10', end: '2026-03-01' }, /start must be on or before end/],
+      [{ range: 'custom', start: '2026-03-01', end: '2026-04-01' }, /end: Cannot be in the future/],
+    ];
+    for (const [extra, message] of refused) {
+      await assert.rejects(
+        generate(extra),
+        (error) => error instanceof InvalidReportRequest && message.test(error.message),
+      );
+    }
+    assert.equal(await artifactCount(), before);
+  });
+
+  it('covers a custom window when asked', async () => {
+    const result = await generate({
+      range: 'custom',
+      start: '2026-03-01',
+      end: '2026-03-15',
+      format: 'html',
+    });
+    assert.equal(result.status, 'complete');
+    const html = (await get(`/api/reports/${result.artifactId}/download/`)).body;
+    assert.match(html, /1 Mar 2026 – 15 Mar 2026/);
+  });
+
+  it('downloads with the right type, length and a file name with brand, type and date', async () => {
+    const pdf = await generate({ reportType: 'lead_gen_exec_v1', format: 'pdf' });
+    const download = await get(`/api/reports/${pdf.artifactId}/download/`);
+    assert.equal(download.statusCode, 200);
+    assert.equal(download.headers['content-type'], 'application/pdf');
+    assert.equal(download.headers['content-length'], String(download.rawPayload.byteLength));
+    assert.equal(
+      download.headers['content-disposition'],
+      'attachment; filename="brightdesk-lead_gen_exec_v1-2026-03-16.pdf"',
+    );
+    assert.equal(download.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+    const asPdf = await get(`/api/reports/${pdf.artifactId}/download.pdf`);
+    assert.deepEqual(asPdf.rawPayload, download.rawPayload);
+
+    const html = await generate({ reportType: 'lead_gen_exec_v1', format: 'html' });
+    const page = await get(`/api/reports/${html.artifactId}/download/`);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(page.headers['content-length'], String(page.rawPayload.byteLength));
+    assert.equal(
+      page.headers['content-disposition'],
+      'attachment; filename="brightdesk-lead_gen_exec_v1-2026-03-16.html"',
+    );
+    assert.equal((await get(`/api/reports/${html.artifactId}/download.pdf`)).statusCode, 404);
+  });
+
+  it('streams a large file in chunks instead of reading it whole', async () => {
+    const { artifactId } = await generate({ format: 'html' });
+    // 2.5 chunks of distinct bytes, so a chunk read twice or out of order would show.
+    const size = STREAM_CHUNK_BYTES * 2 + STREAM_CHUNK_BYTES / 2;
+    const big = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) big[i] = (i * 7 + (i >> 12)) & 0xff;
+    const store = databaseReportFileStore(ctx.dbs.primary);
+    await store.put(fx.orgId, artifactId, { kind: 'pdf', contentType: 'application/pdf', bytes: big });
+
+    const file = await store.get(fx.orgId, artifactId, 'pdf');
+    assert.ok(file?.body instanceof Readable, 'a large file comes back as a stream');
+    assert.equal(file.byteLength, size);
+    const small = await store.get(fx.orgId, artifactId, 'html');
+    assert.ok(small?.body instanceof Uint8Array, 'a small one as bytes');
+    file.body.destroy();
+
+    const download = await get(`/api/reports/${artifactId}/download/`);
+    assert.equal(download.statusCode, 200);
+    assert.equal(download.headers['content-length'], String(size));
+    assert.ok(download.rawPayload.equals(big), 'every byte, in order');
+  });
+
+  describe('sightline reports generate', () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['src/cli/main.ts', 'reports', 'generate', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
+      });
+
+    it('prints the new artifact id as the last line and exits 0', async () => {
+      const run = cli(
+        '--brand',
+        String(fx.brandId),
+        '--type',
+        'weekly_ai_visibility_update',
+        '--user',
+        fx.userEmail,
+      );
+      assert.equal(run.status, 0, run.stderr);
+      const id = Number(run.stdout.trim().split('\n').at(-1));
+      const body = (await get(`/api/reports/${id}/`)).json();
+      assert.equal(body.status, 'complete');
+      assert.equal(body.reportType, 'weekly_ai_visibility_update');
+      assert.equal(body.generatedByEmail, fx.userEmail);
+      assert.deepEqual(await fileKinds(id), ['html', 'pdf']);
+    });
+
+    it('exits 2 on a usage error, without creating an artifact', async () => {
+      const before = await artifactCount();
+      const usage: string[][] = [
+        ['--brand', String(fx.brandId), '--type', 'nope'],
+        ['--type', 'in_depth_report'],
+        ['--brand', '999999', '--type', 'in_depth_report'],
+        ['--brand', String(fx.brandId), '--type', 'in_depth_report', '--range', 'custom'],
+        ['--brand', String(fx.brandId), '--type', 'in_depth_report', '--user', 'mallory@elsewhere.example'],
+      ];
+      for (const args of usage) {
+        const run = cli(...args);
+        assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+        assert.ok(run.stderr.length > 0, 'says why');
+      }
+      assert.equal(await artifactCount(), before);
+    });
+  });
+});

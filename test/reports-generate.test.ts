@@ -1,0 +1,342 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import packageJson from '../package.json' with { type: 'json' };
+import { buildApp } from '../src/app.ts';
+import type { App } from '../src/http/types.ts';
+import { type GenerateRequest, generateReport } from '../src/reports/generate.ts';
+import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
+import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+
+// Each report type generated from the hand-worked fixture (reports-generate-fixture.ts): its PDF
+// parses, has the expected pages and carries the brand's figures as text; its HTML carries the
+// same figures and references nothing outside itself; and every figure equals the API's for the
+// same brand, window and moment.
+
+interface Rendered {
+  artifactId: number;
+  /** Text items of each PDF page. */
+  pages: string[][];
+  html: string;
+}
+
+async function pdfPages(bytes: Uint8Array): Promise<string[][]> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false })
+    .promise;
+  const pages: string[][] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    pages.push(content.items.flatMap((item) => ('str' in item && item.str.trim() !== '' ? [item.str] : [])));
+  }
+  await doc.destroy();
+  return pages;
+}
+
+// Independent of src/reports/format.ts: how a reader would write the API's figures.
+const pct = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
+const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
+const ratePts = (delta: number) => `${signed((delta * 100).toFixed(2), delta)} pts`;
+const scorePts = (delta: number) => `${signed(delta.toFixed(1), delta)} pts`;
+
+describe('report generation: documents and figures', () => {
+  let ctx: TestContext;
+  let api: App;
+  let key: string;
+  let fx: Fixture;
+  const reports = new Map<string, Rendered>();
+
+  async function render(reportType: string, extra: Partial<GenerateRequest> = {}): Promise<Rendered> {
+    const result = await generateReport(
+      ctx.dbs.primary,
+      {
+        orgId: fx.orgId,
+        brandId: fx.brandId,
+        categoryId: null,
+        reportType,
+        format: 'pdf',
+        userId: fx.userId,
+        branded: true,
+        ...extra,
+      },
+      { now: NOW, clock: () => DONE },
+    );
+    assert.equal(result.status, 'complete', result.errorMessage);
+    const files = await ctx.dbs.primary
+      .selectFrom('report_files')
+      .select(['kind', 'content'])
+      .where('artifact_id', '=', result.artifactId)
+      .execute();
+    const pdf = files.find((f) => f.kind === 'pdf');
+    const html = files.find((f) => f.kind === 'html');
+    assert.ok(pdf && html, 'a PDF report stores its PDF and its HTML');
+    return {
+      artifactId: result.artifactId,
+      pages: await pdfPages(pdf.content),
+      html: Buffer.from(html.content).toString('utf8'),
+    };
+  }
+
+  const get = async (url: string) => {
+    const response = await api.inject({ url, headers: bearer(key) });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json();
+  };
+
+  before(async () => {
+    ctx = await createTestContext();
+    fx = await seedReportFixture(ctx.dbs.primary);
+    key = await mintKey(ctx.dbs, fx.orgId);
+    // The API as of the same moment the reports are generated.
+    api = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => NOW });
+    await api.ready();
+    for (const type of [
+      'executive_summary_v2',
+      'in_depth_report',
+      'lead_gen_exec_v1',
+      'weekly_ai_visibility_update',
+    ]) {
+      reports.set(type, await render(type));
+    }
+  });
+
+  after(async () => {
+    await api.close();
+    await ctx.close();
+  });
+
+  const report = (type: string) => reports.get(type) as Rendered;
+  const allItems = (r: Rendered) => r.pages.flat();
+  const text = (r: Rendered) => r.pages.map((p) => p.join(' ')).join('\n');
+
+  it('puts the brand, the window and "page N of M" on every page', () => {
+    for (const [type, r] of reports) {
+      const window =
+        type === 'weekly_ai_visibility_update'
+          ? 'Last 7 days · 9 Mar 2026 – 16 Mar 2026'
+          : 'Last 30 days · 14 Feb 2026 – 16 Mar 2026';
+      r.pages.forEach((items, i) => {
+        assert.ok(items.includes('Brightdesk'), `${type} page ${i + 1} names the brand`);
+        assert.ok(items.includes(window), `${type} page ${i + 1} states the window`);
+        assert.ok(items.includes(`Page ${i + 1} of ${r.pages.length}`), `${type} page ${i + 1} is numbered`);
+      });
+    }
+  });
+
+  it('executive summary: two pages with the headline figures worked out by hand', () => {
+    const r = report('executive_summary_v2');
+    assert.equal(r.pages.length, 2);
+    const items = allItems(r);
+    // Latest prompt scores: p1 R5 (1 + 1)/2 = 100; p2 R5 (0.85 + 0.55)/2 = 70; p3 R4 (2·1 + 0.5)/3 = 83.33
+    // → score (100 + 70 + 83.33)/3 = 84.44 → 84.4. Boundary (last runs at or before 14 Feb: R1, R2):
+    // p1 (0 + 0.7)/2 = 35, p2 (0.85 + 0)/2 = 42.5, p3 (1 + 0)/2 = 50 → 42.5; delta 41.94 → +41.9.
+    assert.ok(items.includes('84.4'));
+    assert.ok(items.includes('+41.9 pts'));
+    // Mention rate: R3–R5 weigh 4 + 3 + 4 = 11, mentioning weight 3 + 3 + 4 = 10 → 0.9091;
+    // previous (R1, R2) 3/6 = 0.5 → +0.4091.
+    assert.ok(items.includes('90.91%'));
+    assert.ok(items.includes('+40.91 pts'));
+    // Average rank: R3 2+1+3, R4 1·w2, R5 1+1+2+4 → 16/9 = 1.78; previous (3 + 2 + 1)/3 = 2 → -0.22.
+    assert.ok(items.includes('1.78'));
+    assert.ok(items.includes('-0.22'));
+    // Share of voice: brand 10, Zendesk 4 + 3 = 7, Freshdesk 2 + 1 = 3, Intercom 3 → 10/23 = 43.48%;
+    // previously brand 3 of 3 + 4 + 1 + 2 = 10 → 30% → +13.48.
+    assert.ok(items.includes('43.48%'));
+    assert.ok(items.includes('+13.48 pts'));
+    assert.ok(items.includes('30.43%'), 'Zendesk 7/23');
+    // Engines: ChatGPT values .85 .7 2·1 1 .85 over weight 6 → 90.0, all mentioned; Perplexity
+    // 1 0 .5 1 .55 over 5 → 61.0, 4 of 5 mentioned.
+    for (const figure of ['ChatGPT', '90.0', '100.00%', 'Perplexity', '61.0', '80.00%']) {
+      assert.ok(items.includes(figure), figure);
+    }
+    const all = text(r);
+    assert.match(all, /Positive 6/, 'sentiment: positive 2 + 2 + 2 (R4 ChatGPT weighs 2)');
+    assert.match(all, /Negative 2/);
+    assert.match(all, /Top three recommendations/);
+    for (const title of [
+      'Publish a Brightdesk vs Zendesk comparison page',
+      'Collect reviews on G2',
+      'Add pricing structured data',
+    ]) {
+      assert.ok(all.includes(title), title);
+    }
+    assert.ok(!all.includes('Launch the help centre'), 'implemented recommendations are not open');
+    // p1: rank (2 + 1)/2 = 1.5 → 2 in R3, 1 in R5.
+    assert.match(all, /"Best help desk for startups\?": Rank 2 → 1 \(improved\)/);
+  });
+
+  it('in-depth report: categories, prompt changes and every open recommendation with its evidence', () => {
+    const r = report('in_depth_report');
+    assert.equal(r.pages.length, 6);
+    const all = text(r);
+    for (const heading of [
+      'Category: Help desk software',
+      'Category: Live chat',
+      'Prompt-level changes',
+      'Open recommendations',
+    ]) {
+      assert.ok(all.includes(heading), heading);
+    }
+    const items = allItems(r);
+    // Help desk software: p1 100, p2 70 → 85.0; boundary R1 (35 + 42.5)/2 = 38.75 → +46.25 → +46.3.
+    // Mention rate 7 of 8 = 87.50% against R1's 2 of 4 → +37.50.
+    for (const figure of ['85.0', '+46.3 pts', '87.50%', '+37.50 pts'])
+      assert.ok(items.includes(figure), figure);
+    // Live chat: p3 83.3 against R2's 50 → +33.3; all 3 weight mentioned against R2's 1 of 2 → +50.00.
+    for (const figure of ['83.3', '+33.3 pts', '100.00%', '+50.00 pts'])
+      assert.ok(items.includes(figure), figure);
+    // p1: rank 2 → 1 as above; p2's Perplexity answer: not mentioned in R3, rank 4 in R5.
+    assert.ok(items.includes('Rank 2 → 1 (improved)'));
+    assert.ok(items.includes('Perplexity started mentioning Brightdesk'));
+    assert.ok(all.includes('Comparison page brief (page_brief, ready)'), 'artifacts are evidence');
+    assert.ok(
+      all.includes('mention_rate (g2.com): 0.4 → 0.55 over 28 days, medium confidence'),
+      'outcomes too',
+    );
+    // Sources: g2.com cited 4 times of 8 (www. folded) over 3 distinct URLs.
+    assert.ok(items.includes('g2.com') && items.includes('50.00%'));
+  });
+
+  it('lead-gen brief: where the brand stands against named competitors, prepared by the organization', () => {
+    const r = report('lead_gen_exec_v1');
+    assert.equal(r.pages.length, 2);
+    const items = allItems(r);
+    assert.ok(items.includes('Prepared by Acme Marketing'));
+    assert.ok(items.includes('Brightdesk (you)'));
+    // Zendesk: 7 mentions at ranks 1 2 1 1 (R3) and 2 1 1 (R5) → 9/7 = 1.29.
+    for (const figure of ['Zendesk', '30.43%', '7', '1.29']) assert.ok(items.includes(figure), figure);
+    assert.match(text(r), /Biggest opportunities/);
+    assert.match(
+      text(r),
+      /Perplexity mentions Brightdesk in 80\.00% of answers, against 100\.00% on ChatGPT/,
+    );
+  });
+
+  it('weekly update: the last seven days against the seven before, changes and new citations', () => {
+    const r = report('weekly_ai_visibility_update');
+    assert.equal(r.pages.length, 2);
+    const items = allItems(r);
+    // Score 84.4 against 70.3 as of R4 (the last run on or before 9 Mar 12:00) → +14.17 → +14.2.
+    assert.ok(items.includes('+14.2 pts'));
+    // Rank: R5 (1 + 1 + 2 + 4)/4 = 2.00 against R4's 1.00 → +1.00 (worse).
+    for (const figure of ['2.00', '1.00', '+1.00']) assert.ok(items.includes(figure), figure);
+    const all = text(r);
+    // ycombinator.com (news. folded) is cited in R5 only; g2.com was cited in R4 as well.
+    assert.match(all, /New citations/);
+    assert.ok(items.includes('ycombinator.com'));
+    assert.ok(all.includes('Best help desk for startups?'), "p1's latest run (R5) is this week");
+    assert.ok(!all.includes('Best live chat widget?'), "p3's latest run (R4, 5 Mar) is not");
+  });
+
+  it('renders HTML with the same figures and nothing fetched from outside', () => {
+    for (const [type, r] of reports) {
+      assert.ok(r.html.startsWith('<!DOCTYPE html>'), type);
+      assert.doesNotMatch(
+        r.html,
+        /\b(?:src|href|action|poster|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i,
+        type,
+      );
+      assert.doesNotMatch(r.html, /@import|url\s*\(|<script|<link|<iframe|<img/i, type);
+      assert.match(r.html, /@media print/, `${type} is printable`);
+      assert.match(r.html, /<svg/, `${type} has inline charts`);
+      for (const item of new Set(allItems(r))) {
+        if (/^[+-]?\d[\d,.]*(%| pts)?$/.test(item))
+          assert.ok(r.html.includes(item), `${type}: ${item} in the HTML`);
+      }
+    }
+  });
+
+  it('fills the artifact: label, agent, cost, evidence, branding, who and when', async () => {
+    // Runs cited: score-history points R3, R4, R5 (R5 also the as-of run); prompt changes compare
+    // p1 and p2 R5 with R3, p3 R4 with R2 → {R2, R3, R4, R5}. The lead-gen brief shows no prompt
+    // changes → {R3, R4, R5}; the weekly update charts R5 and compares p1, p2 (R5 with R3) → 2.
+    const expected: Record<string, [string, number]> = {
+      executive_summary_v2: ['Executive summary', 4],
+      in_depth_report: ['In-depth report', 4],
+      lead_gen_exec_v1: ['Lead-gen executive brief', 3],
+      weekly_ai_visibility_update: ['Weekly AI visibility update', 2],
+    };
+    for (const [type, r] of reports) {
+      const body = await get(`/api/reports/${r.artifactId}/`);
+      const [label, evidence] = expected[type] as [string, number];
+      assert.equal(body.status, 'complete');
+      assert.equal(body.reportType, type);
+      assert.equal(body.reportTypeLabel, label);
+      assert.equal(body.format, 'pdf');
+      assert.equal(body.agentName, 'sightline-reports');
+      assert.equal(body.agentVersion, packageJson.version);
+      assert.equal(body.costUsd, '0.00');
+      assert.equal(body.evidenceRefsCount, evidence, type);
+      assert.equal(body.isBranded, true);
+      assert.equal(body.generatedByEmail, fx.userEmail);
+      assert.equal(body.createdAt, NOW.toISOString());
+      assert.equal(body.completedAt, DONE.toISOString());
+      assert.equal(body.errorMessage, '');
+      assert.match(body.downloadUrl, new RegExp(`/api/reports/${r.artifactId}/download/$`));
+    }
+  });
+
+  it('states every figure exactly as the API serves it for the same brand, window and moment', async () => {
+    const checks: [string, string, string][] = [
+      ['executive_summary_v2', `/api/brands/${fx.brandId}`, '30d'],
+      ['in_depth_report', `/api/brands/${fx.brandId}`, '30d'],
+      ['lead_gen_exec_v1', `/api/brands/${fx.brandId}`, '30d'],
+      ['weekly_ai_visibility_update', `/api/brands/${fx.brandId}`, '7d'],
+      ['in_depth_report', `/api/categories/${fx.categories.c1}`, '30d'],
+      ['in_depth_report', `/api/categories/${fx.categories.c2}`, '30d'],
+    ];
+    for (const [type, base, range] of checks) {
+      const analytics = await get(`${base}/analytics/?range=${range}`);
+      const history = await get(`${base}/score-history/?range=${range}`);
+      const items = new Set(allItems(report(type)));
+      const expect = (figure: string, what: string) =>
+        assert.ok(items.has(figure), `${type} ${base} ${range}: ${what} ${figure} is in the PDF`);
+
+      const { windowedDelta } = history;
+      expect(windowedDelta.latestScore.toFixed(1), 'latestScore');
+      expect(scorePts(windowedDelta.delta), 'windowed delta');
+      const { mentionRate, avgRank } = analytics.metrics;
+      expect(pct(mentionRate.value), 'mentionRate');
+      expect(ratePts(mentionRate.delta), 'mentionRate delta');
+      expect(avgRank.value.toFixed(2), 'avgRank');
+      expect(signed(avgRank.delta.toFixed(2), avgRank.delta), 'avgRank delta');
+      for (const entry of analytics.shareOfVoice.visible) {
+        expect(pct(entry.share), `${entry.name} share`);
+        if (entry.shareDelta !== null) expect(ratePts(entry.shareDelta), `${entry.name} shareDelta`);
+      }
+      for (const engine of analytics.platforms.apiPlatforms) {
+        expect(engine.score.toFixed(1), `${engine.modelLabel} score`);
+        expect(pct(engine.mentionRate), `${engine.modelLabel} mentionRate`);
+      }
+      if (type === 'in_depth_report') {
+        for (const source of analytics.sources.items) expect(pct(source.share), `${source.domain} share`);
+      }
+      const lastPoint = history.points.at(-1);
+      if (lastPoint) expect(lastPoint.score.toFixed(1), 'the trend line ends on the latest point');
+    }
+  });
+
+  it('reports on one category when asked, and without the organization when unbranded', async () => {
+    const r = await render('executive_summary_v2', {
+      categoryId: fx.categories.c2,
+      branded: false,
+      format: 'pdf',
+    });
+    const items = allItems(r);
+    assert.ok(items.includes('Brightdesk · Live chat'));
+    assert.ok(!items.some((item) => item.includes('Acme Marketing')), 'unbranded: no organization name');
+    const analytics = await get(`/api/categories/${fx.categories.c2}/analytics/?range=30d`);
+    assert.ok(items.includes(pct(analytics.metrics.mentionRate.value)));
+    const body = await get(`/api/reports/${r.artifactId}/`);
+    assert.equal(body.categoryId, String(fx.categories.c2));
+    assert.equal(body.isBranded, false);
+  });
+
+  it('renders a brand without any data as empty states, not as zeros or a failure', async () => {
+    const r = await render('executive_summary_v2', { brandId: fx.emptyBrandId });
+    const items = allItems(r);
+    assert.ok(items.includes('Quietdesk'));
+    assert.ok(items.includes('–'), 'the score is a dash');
+    assert.ok(items.includes('no data in this window'));
+    assert.ok(items.includes('No scored runs in this window yet.'));
+  });
+});
