@@ -1,6 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NotFound } from '../src/errors.ts';
+import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+
+// The gate's order of checks (decisions.md): when a request fails several checks at once, the
+// first in the order answers. Each test combines two failures and expects the earlier one.
+// Probe routes keep this independent of the real endpoints.
+
+const LIMIT = 3;
+
+function addProbeRoutes(app: App): void {
+  const ok = async () => ({ ok: true });
+  app.get('/api/test-probe/brands/', { config: { access: { scope: 'brands:read' } } }, ok);
+  app.get('/api/test-probe/pro/', { config: { access: { scope: 'brands:read', minimumPlan: 'pro' } } }, ok);
+  app.get(
+    '/api/test-probe/items/:item_id/',
+    { config: { access: { scope: 'brands:read' } } },
+    async (request) => {
+      // Stands for any lookup: only item 1 exists.
+      if ((request.params as { item_id: string }).item_id !== '1') throw new NotFound();
+      return { ok: true };
+    },
+  );
+}
 
 describe('gate smoke', () => {
   let ctx: TestContext;
@@ -10,7 +34,7 @@ describe('gate smoke', () => {
     const org = await insertOrg(ctx.dbs, 'acme');
     key = await mintKey(ctx.dbs, org);
   });
-  after(() => ctx.close());
+  after(() => ctx?.close());
 
   it('401 without a key', async () => {
     const res = await ctx.app.inject({ url: '/api/brands/' });
@@ -30,5 +54,107 @@ describe('gate smoke', () => {
     assert.equal(res.json().openapi, '3.1.0');
     const docs = await ctx.app.inject({ url: '/api/docs' });
     assert.ok(docs.statusCode < 400, `docs: ${docs.statusCode}`);
+  });
+});
+
+describe('order of checks', () => {
+  let ctx: TestContext;
+  const keys: Record<string, string> = {};
+  const call = (key: string | undefined, url: string, method: 'GET' | 'POST' | 'HEAD' = 'GET') =>
+    ctx.app.inject({ method, url, headers: key ? bearer(key) : {} });
+
+  before(async () => {
+    ctx = await createTestContext({ rateLimitPerMinute: LIMIT }, { beforeReady: addProbeRoutes });
+    const acme = await insertOrg(ctx.dbs, 'acme');
+    const initech = await insertOrg(ctx.dbs, 'initech', { apiAccess: false });
+    const umbrella = await insertOrg(ctx.dbs, 'umbrella', { plan: 'starter' });
+    keys.acme = await mintKey(ctx.dbs, acme);
+    keys.acmeLastUsed = await mintKey(ctx.dbs, acme);
+    keys.acmeRunsOnly = await mintKey(ctx.dbs, acme, { scopes: ['runs:read'] });
+    keys.initechRunsOnly = await mintKey(ctx.dbs, initech, { scopes: ['runs:read'] });
+    keys.umbrella = await mintKey(ctx.dbs, umbrella);
+    keys.umbrellaRunsOnly = await mintKey(ctx.dbs, umbrella, { scopes: ['runs:read'] });
+    keys.revokedAndExpired = await mintKey(ctx.dbs, acme, {
+      revokedAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2020-01-01T00:00:00.000Z',
+    });
+  });
+  after(() => ctx?.close());
+
+  it('authentication before method: a write with a bad key is 401', async () => {
+    const res = await call('sl_live_nope', '/api/test-probe/brands/', 'POST');
+    assert.equal(res.statusCode, 401);
+    assert.match(res.json().detail, /Invalid API key/);
+  });
+
+  it('revocation is reported before expiry', async () => {
+    const res = await call(keys.revokedAndExpired, '/api/test-probe/brands/');
+    assert.equal(res.statusCode, 401);
+    assert.match(res.json().detail, /revoked/);
+  });
+
+  it('method and closed areas before the add-on', async () => {
+    const write = await call(keys.initechRunsOnly, '/api/test-probe/brands/', 'POST');
+    assert.equal(write.statusCode, 403);
+    assert.match(write.json().detail, /read-only/);
+    const v2 = await call(keys.initechRunsOnly, '/api/v2/brands/');
+    assert.equal(v2.statusCode, 403);
+    assert.match(v2.json().detail, /not available to API keys/);
+  });
+
+  it('add-on before scope', async () => {
+    const res = await call(keys.initechRunsOnly, '/api/test-probe/brands/');
+    assert.equal(res.statusCode, 403);
+    assert.match(res.json().detail, /API access is a paid add-on/);
+  });
+
+  it('scope before plan', async () => {
+    const res = await call(keys.umbrellaRunsOnly, '/api/test-probe/pro/');
+    assert.equal(res.statusCode, 403);
+    assert.match(res.json().detail, /scope: brands:read/);
+  });
+
+  it('plan before the rate limit, and the rate limit before the lookup', async () => {
+    const key = keys.umbrella as string;
+    for (let i = 0; i < LIMIT; i++)
+      assert.equal((await call(key, '/api/test-probe/brands/')).statusCode, 200);
+    // The quota is spent: a plan refusal still answers 403 (and spends nothing)...
+    const plan = await call(key, '/api/test-probe/pro/');
+    assert.equal(plan.statusCode, 403);
+    assert.match(plan.json().detail, /requires the pro plan or higher; the organization is on starter/);
+    // ...while an absent object is not looked up at all: the caller is throttled first.
+    assert.equal((await call(key, '/api/test-probe/items/999/')).statusCode, 429);
+  });
+
+  it('lets HEAD through like GET', async () => {
+    const res = await call(keys.acme, '/api/test-probe/brands/', 'HEAD');
+    assert.equal(res.statusCode, 200);
+  });
+
+  it('records last use at most once a minute, not on every request', async () => {
+    const key = keys.acmeLastUsed as string;
+    const keyId = key.split('_')[2] as string;
+    const lastUsed = async () =>
+      (
+        await ctx.dbs.primary
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('key_id', '=', keyId)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+
+    assert.equal(await lastUsed(), null);
+    assert.equal((await call(key, '/api/test-probe/brands/')).statusCode, 200);
+    // The write is fire-and-forget after the answer: give it a moment.
+    let first: string | null = null;
+    for (let i = 0; i < 50 && first === null; i++) {
+      await sleep(20);
+      first = await lastUsed();
+    }
+    assert.ok(first, 'last_used_at was recorded');
+    await sleep(5);
+    assert.equal((await call(key, '/api/test-probe/brands/')).statusCode, 200);
+    await sleep(100);
+    assert.equal(await lastUsed(), first, 'a second use within the minute writes nothing');
   });
 });

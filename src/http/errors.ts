@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, ServiceUnavailable, ValidationFailed } from '../errors.ts';
 import { fieldErrors } from './validation.ts';
 
@@ -25,6 +25,13 @@ function isUnavailable(error: unknown): boolean {
   );
 }
 
+/** Writes an error in the documented shapes: 400 as field errors, others as `{detail}`; none is a bare 500. */
+export function sendApiError(reply: FastifyReply, mapped: ApiError | undefined): FastifyReply {
+  reply.status(mapped?.statusCode ?? 500).headers(mapped?.headers ?? {});
+  if (mapped instanceof ValidationFailed) return reply.send(mapped.fields);
+  return reply.send({ detail: mapped?.message ?? 'A server error occurred.' });
+}
+
 /** The one place where an error becomes a status and a body. 5xx bodies never carry internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -33,17 +40,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (error.validation) {
       mapped = new ValidationFailed(fieldErrors(error.validation, request.query as Record<string, unknown>));
     } else if (isUnavailable(error)) mapped = new ServiceUnavailable();
-    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    else if (error.statusCode === 400) mapped = ValidationFailed.field('non_field_errors', 'Bad request.');
+    else if (error.statusCode && error.statusCode > 400 && error.statusCode < 500) {
       mapped = new ApiError(error.statusCode, error.statusCode === 404 ? 'Not found.' : 'Bad request.');
     }
 
     if (!mapped || mapped.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
-    const status = mapped?.statusCode ?? 500;
-    reply.status(status).headers(mapped?.headers ?? {});
-    if (mapped instanceof ValidationFailed) return reply.send(mapped.fields);
-    return reply.send({ detail: mapped?.message ?? 'A server error occurred.' });
+    return sendApiError(reply, mapped);
   });
 
   app.setNotFoundHandler((_request, reply) => {

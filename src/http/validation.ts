@@ -63,14 +63,43 @@ function validationOf(request: FastifyRequest) {
   return error?.validation ? { context: error.validationContext, errors: error.validation } : undefined;
 }
 
+/**
+ * A preValidation hook: path ids are plain decimal digits. Schema coercion alone would also turn
+ * "1e3", "0x1", "+1" or " 1" into numbers and serve whatever object has that id.
+ */
+export async function rejectNonDecimalIds(request: FastifyRequest): Promise<void> {
+  for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string' && !/^[0-9]+$/.test(value)) throw new NotFound();
+  }
+}
+
 /** Path parameters are integers; anything else cannot name an object, so it is not found. */
 export function rejectInvalidParams(request: FastifyRequest): void {
   if (validationOf(request)?.context === 'params') throw new NotFound();
 }
 
+/**
+ * Values a schema lets through that no database should see: NUL characters (PostgreSQL text
+ * cannot hold them; DRF refuses them too) and the Infinity that coercion makes of "Infinity".
+ */
+function unusableValues(query: Record<string, unknown> | undefined): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const [name, raw] of Object.entries(query ?? {})) {
+    for (const value of [raw].flat()) {
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        fields[name] = ['Null characters are not allowed.'];
+      } else if (typeof value === 'number' && !Number.isFinite(value)) {
+        fields[name] = ['A valid integer is required.'];
+      }
+    }
+  }
+  return fields;
+}
+
 export function rejectInvalidQuery(request: FastifyRequest): void {
   const validation = validationOf(request);
-  if (!validation) return;
-  if (validation.context === 'params') throw new NotFound();
-  throw new ValidationFailed(fieldErrors(validation.errors, request.query as Record<string, unknown>));
+  if (validation?.context === 'params') throw new NotFound();
+  const query = request.query as Record<string, unknown> | undefined;
+  const fields = { ...unusableValues(query), ...(validation ? fieldErrors(validation.errors, query) : {}) };
+  if (Object.keys(fields).length > 0) throw new ValidationFailed(fields);
 }

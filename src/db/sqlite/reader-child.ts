@@ -12,6 +12,7 @@ interface Request {
 const path = process.argv[2];
 if (!path) throw new Error('reader-child needs the database path');
 const db = openSqlite(path, { queryOnly: true });
+process.send?.({ ready: true });
 
 process.on('message', (message: Request) => {
   try {

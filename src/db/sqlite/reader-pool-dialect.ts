@@ -38,6 +38,11 @@ class ReaderProcess implements DatabaseConnection {
   private seq = 0;
 
   private readonly defaultCapMs: number;
+  /**
+   * Settles when the child has opened the database. A statement's cap starts after it: counting a
+   * fresh reader's start-up would let a small cap kill every new reader before it could answer.
+   */
+  private readonly ready: Promise<void>;
 
   constructor(path: string, defaultCapMs: number) {
     this.defaultCapMs = defaultCapMs;
@@ -47,14 +52,23 @@ class ReaderProcess implements DatabaseConnection {
     });
     this.child.unref();
     this.child.channel?.unref();
-    this.child.on('message', (reply: Reply) => this.settle(reply));
+    const started = Promise.withResolvers<void>();
+    this.ready = started.promise;
+    this.ready.catch(() => {});
+    this.child.on('message', (reply: Reply | { ready: true }) => {
+      if ('ready' in reply) started.resolve();
+      else this.settle(reply);
+    });
     this.child.on('exit', () => {
       this.dead = true;
-      this.fail(new Error('The SQLite reader process exited unexpectedly.'));
+      const error = new Error('The SQLite reader process exited unexpectedly.');
+      started.reject(error);
+      this.fail(error);
     });
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    await this.ready;
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
     const remainingMs = budget?.remainingMs ?? this.defaultCapMs;

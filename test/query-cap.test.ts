@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import type { App } from '../src/http/types.ts';
+import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+
+// The per-request cap on database work, proven through the real request path: a test-only route
+// runs a statement that would take minutes (a recursive count to 10^9) on the API's read handle.
+// With a 200 ms cap the request must fail fast with the helpful 500, and the statement must really
+// stop: on SQLite the reader process that ran it is killed; on PostgreSQL the backend is idle.
+
+const CAP_MS = 200;
+const SLOW_SQL = sql<{ n: number }>`
+  with recursive counter(n) as (select 1 union all select n + 1 from counter where n < 1000000000)
+  select count(*) as n from counter`;
+
+function addProbeRoutes(app: App): void {
+  const access = { access: { scope: 'brands:read' as const } };
+  app.get('/api/test-probe/slow/', { config: access }, async () => {
+    const { rows } = await SLOW_SQL.execute(app.dbs.read);
+    return { n: rows[0]?.n };
+  });
+  app.get('/api/test-probe/fast/', { config: access }, async () => {
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
+    return { one: rows[0]?.one };
+  });
+}
+
+/** PIDs of this test process's SQLite reader children. */
+function readerPids(): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when the process has no children
+  }
+  return out
+    .split('\n')
+    .filter((line) => line.includes('reader-child'))
+    .map((line) => Number.parseInt(line.trim(), 10));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('per-request database-work cap', () => {
+  let ctx: TestContext;
+  let key: string;
+
+  before(async () => {
+    // One reader, so the reader that ran the slow statement is the one we can see before it.
+    ctx = await createTestContext(
+      { queryTimeoutMs: CAP_MS, databasePoolSize: 1 },
+      { beforeReady: addProbeRoutes },
+    );
+    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+  });
+  after(() => ctx?.close());
+
+  it('answers 500 with a helpful detail, fast, and without internals', async () => {
+    const started = Date.now();
+    const res = await ctx.app.inject({ url: '/api/test-probe/slow/', headers: bearer(key) });
+    const elapsed = Date.now() - started;
+
+    assert.equal(res.statusCode, 500);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body), ['detail']);
+    assert.match(body.detail, new RegExp(`${CAP_MS} ms cap`));
+    assert.match(body.detail, /narrow/i);
+    assert.match(body.detail, /page_size|smaller page/i);
+    // No stack frames, file paths or SQL leak to the client.
+    assert.doesNotMatch(res.body, /\bat .+:\d+|\.ts\b|recursive|counter/i);
+    // The count would run for minutes; answering within a few seconds means the cap cut it short.
+    assert.ok(elapsed < 3000, `took ${elapsed} ms`);
+  });
+
+  it('really stops the statement, and the next request is served promptly', async () => {
+    const warm = await ctx.app.inject({ url: '/api/test-probe/fast/', headers: bearer(key) });
+    assert.equal(warm.statusCode, 200);
+    const readersBefore = ctx.dbs.dialect === 'sqlite' ? readerPids() : [];
+    if (ctx.dbs.dialect === 'sqlite') assert.equal(readersBefore.length, 1, 'one warm reader process');
+
+    const slow = await ctx.app.inject({ url: '/api/test-probe/slow/', headers: bearer(key) });
+    assert.equal(slow.statusCode, 500);
+
+    if (ctx.dbs.dialect === 'sqlite') {
+      const [victim] = readersBefore as [number];
+      // SIGKILL is immediate, but the exit is reaped asynchronously: allow a moment.
+      for (let i = 0; i < 50 && isAlive(victim); i++) await sleep(20);
+      assert.equal(isAlive(victim), false, `reader ${victim} that ran the statement is gone`);
+    } else {
+      const { rows } = await sql<{ busy: number }>`
+        select count(*) as busy from pg_stat_activity
+        where state = 'active' and query like '%recursive counter%' and query not like '%pg_stat_activity%'`.execute(
+        ctx.dbs.primary,
+      );
+      assert.equal(Number(rows[0]?.busy), 0, 'no backend still runs the statement');
+    }
+
+    const started = Date.now();
+    const next = await ctx.app.inject({ url: '/api/test-probe/fast/', headers: bearer(key) });
+    assert.equal(next.statusCode, 200);
+    assert.deepEqual(next.json(), { one: 1 });
+    assert.ok(Date.now() - started < 2000, 'a fresh reader answers promptly');
+    if (ctx.dbs.dialect === 'sqlite') {
+      const readersAfter = readerPids();
+      assert.equal(readersAfter.length, 1, 'exactly one reader again, not a leftover busy one');
+      assert.notEqual(readersAfter[0], readersBefore[0]);
+    }
+  });
+});
