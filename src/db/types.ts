@@ -61,6 +61,8 @@ export interface BrandsTable {
   next_monitored_run_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The operator's own identifier, unique per organization (imports may refer to it). */
+  external_key: string | null;
 }
 
 export interface CategoriesTable {
@@ -71,6 +73,8 @@ export interface CategoriesTable {
   description: string;
   is_archived: Flag;
   created_at: Timestamp;
+  /** The operator's own identifier, unique per organization (imports may refer to it). */
+  external_key: string | null;
 }
 
 export interface PromptsTable {
@@ -95,6 +99,19 @@ export interface CompetitorsTable {
   canonical_name: string;
   aliases: string;
   created_at: Timestamp;
+}
+
+/** An untracked name answers rank in a category: a suggested competitor. */
+export interface CompetitorCandidatesTable {
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  canonical_key: string;
+  name: string;
+  /** Imported answers that ranked it. */
+  answers: number;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
 }
 
 export interface RunsTable {
@@ -177,6 +194,67 @@ export interface RunPromptScoresTable {
   scored_at: Timestamp;
   score: number;
   weight_total: number;
+}
+
+// Analytics aggregates (migration 0001, createAnalyticsAggregates): one row per visible run
+// (dated by its finish) or per aligned block of UTC days, keyed by prompt and methodology.
+interface AggregateKey {
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  /** 0: the total of all the category's prompts (current methodology only). */
+  prompt_id: number;
+  methodology: string;
+}
+interface RunGrain {
+  run_id: number;
+  finished_at: Timestamp;
+  /** The UTC day number of finished_at (days since 1970-01-01): the day block it sums into. */
+  day: number;
+}
+interface BlockGrain {
+  /** span in days × 1 000 000 + first UTC day number (days since 1970-01-01). */
+  block: number;
+}
+export interface CoverageMeasures {
+  outcome: string;
+  has_mention_data: Flag;
+  answers: number;
+  weight: number;
+}
+export interface ObservationMeasures {
+  model: string;
+  model_label: string;
+  surface: string;
+  outcome: string;
+  has_mention_data: Flag;
+  answers: number;
+  weight: number;
+  mentioned_weight: number;
+  ranked_weight: number;
+  rank_weighted: number;
+  value_weighted: number;
+  positive_weight: number;
+  neutral_weight: number;
+  negative_weight: number;
+}
+export interface MentionMeasures {
+  competitor_id: number;
+  mentions: number;
+  ranked_weight: number;
+  rank_weighted: number;
+  value_weighted: number;
+}
+export interface MentionDomainMeasures {
+  /** null: the user's brand. */
+  competitor_id: number | null;
+  domain: string;
+  citations: number;
+}
+export interface CitationMeasures {
+  domain: string;
+  url: string;
+  citations: number;
 }
 
 export interface ReportArtifactsTable {
@@ -277,12 +355,23 @@ export interface Database {
   categories: CategoriesTable;
   prompts: PromptsTable;
   competitors: CompetitorsTable;
+  competitor_candidates: CompetitorCandidatesTable;
   runs: RunsTable;
   run_prompts: RunPromptsTable;
   responses: ResponsesTable;
   response_mentions: ResponseMentionsTable;
   response_citations: ResponseCitationsTable;
   run_prompt_scores: RunPromptScoresTable;
+  agg_run_coverage: AggregateKey & RunGrain & CoverageMeasures;
+  agg_block_coverage: AggregateKey & BlockGrain & CoverageMeasures;
+  agg_run_observations: AggregateKey & RunGrain & ObservationMeasures;
+  agg_block_observations: AggregateKey & BlockGrain & ObservationMeasures;
+  agg_run_mentions: AggregateKey & RunGrain & MentionMeasures;
+  agg_block_mentions: AggregateKey & BlockGrain & MentionMeasures;
+  agg_run_mention_domains: AggregateKey & RunGrain & MentionDomainMeasures;
+  agg_block_mention_domains: AggregateKey & BlockGrain & MentionDomainMeasures;
+  agg_run_citations: AggregateKey & RunGrain & CitationMeasures;
+  agg_block_citations: AggregateKey & BlockGrain & CitationMeasures;
   report_artifacts: ReportArtifactsTable;
   report_files: ReportFilesTable;
   recommendations: RecommendationsTable;

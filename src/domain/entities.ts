@@ -55,12 +55,58 @@ export function domainCounts(domains: Iterable<string>): DomainCount[] {
   return sortedCounts(counts);
 }
 
-interface Accumulator {
+/**
+ * The additive part of an entity's statistics: tallies of disjoint sets of observations add up
+ * field by field, which is how the analytics aggregates store them (stats come from `statsOf`).
+ */
+export interface EntityTally {
   mentions: number;
   valueWeighted: number;
   rankWeighted: number;
   rankWeight: number;
   domains: Map<string, number>;
+}
+
+export function emptyTally(): EntityTally {
+  return { mentions: 0, valueWeighted: 0, rankWeighted: 0, rankWeight: 0, domains: new Map() };
+}
+
+/**
+ * Adds one observation's mentions to the tallies. With `open`, an entity not tallied yet gets a
+ * tally; otherwise mentions of entities without one are ignored.
+ */
+export function addToTallies<K>(
+  tallies: Map<K, EntityTally>,
+  observation: EntityObservation<K>,
+  open: boolean,
+): void {
+  const w = observation.weight;
+  for (const [key, rank] of observation.mentions) {
+    let acc = tallies.get(key);
+    if (!acc && open) {
+      acc = emptyTally();
+      tallies.set(key, acc);
+    }
+    if (!acc) continue;
+    acc.mentions += w;
+    // Observations not mentioning the entity add weight to the denominator only (value 0).
+    acc.valueWeighted += w * observationValue({ mentioned: true, rank });
+    if (rank !== null) {
+      acc.rankWeighted += w * rank;
+      acc.rankWeight += w;
+    }
+    tally(acc.domains, observation.domains);
+  }
+}
+
+/** An entity's statistics from its tally and the total weight of all observations in scope. */
+export function statsOf(acc: EntityTally, totalWeight: number): EntityStats {
+  return {
+    mentions: acc.mentions,
+    averageRank: acc.rankWeight > 0 ? acc.rankWeighted / acc.rankWeight : null,
+    score: totalWeight > 0 ? (100 * acc.valueWeighted) / totalWeight : null,
+    sourceBreakdown: sortedCounts(acc.domains).slice(0, SOURCE_BREAKDOWN_SIZE),
+  };
 }
 
 /**
@@ -72,44 +118,13 @@ export function entityStats<K>(
   entities: readonly K[],
   observations: Iterable<EntityObservation<K>>,
 ): Map<K, EntityStats> {
-  const accumulators = new Map<K, Accumulator>();
-  for (const key of entities) {
-    accumulators.set(key, {
-      mentions: 0,
-      valueWeighted: 0,
-      rankWeighted: 0,
-      rankWeight: 0,
-      domains: new Map(),
-    });
-  }
+  const tallies = new Map<K, EntityTally>(entities.map((key) => [key, emptyTally()]));
   let totalWeight = 0;
   for (const observation of observations) {
-    const w = observation.weight;
-    totalWeight += w;
-    for (const [key, rank] of observation.mentions) {
-      const acc = accumulators.get(key);
-      if (!acc) continue;
-      acc.mentions += w;
-      // Observations not mentioning the entity add weight to the denominator only (value 0).
-      acc.valueWeighted += w * observationValue({ mentioned: true, rank });
-      if (rank !== null) {
-        acc.rankWeighted += w * rank;
-        acc.rankWeight += w;
-      }
-      tally(acc.domains, observation.domains);
-    }
+    totalWeight += observation.weight;
+    addToTallies(tallies, observation, false);
   }
-
-  const stats = new Map<K, EntityStats>();
-  for (const [key, acc] of accumulators) {
-    stats.set(key, {
-      mentions: acc.mentions,
-      averageRank: acc.rankWeight > 0 ? acc.rankWeighted / acc.rankWeight : null,
-      score: totalWeight > 0 ? (100 * acc.valueWeighted) / totalWeight : null,
-      sourceBreakdown: sortedCounts(acc.domains).slice(0, SOURCE_BREAKDOWN_SIZE),
-    });
-  }
-  return stats;
+  return new Map([...tallies].map(([key, acc]) => [key, statsOf(acc, totalWeight)]));
 }
 
 /** Display order of entities: most mentioned first, then by name (case-insensitive). */

@@ -26,6 +26,51 @@ export function scoreOf(observations: Iterable<Observation>): number | null {
   return weight > 0 ? (100 * weighted) / weight : null;
 }
 
+/** The methodology of every current capture; anything else is legacy. */
+export const CURRENT_METHODOLOGY = 'sample_v1';
+
+export function isLegacy(methodology: string): boolean {
+  return methodology !== CURRENT_METHODOLOGY;
+}
+
+/** What decides whether an observation counts. */
+export interface ObservationStatus {
+  outcome: string;
+  methodology: string;
+  hasMentionData: boolean;
+}
+
+/** Why an observation does not count. Every observation is usable or has exactly one of these. */
+export type Exclusion = 'error' | 'empty' | 'no_result' | 'methodology' | 'unreconstructable';
+
+/** A usable current-methodology answer: one of these retires its prompt's legacy answers in the same set. */
+export function isCurrentUsable(o: ObservationStatus): boolean {
+  return o.outcome === 'ok' && o.hasMentionData && !isLegacy(o.methodology);
+}
+
+/**
+ * Null when the observation is usable, else why not. A failed capture is that first, whatever its
+ * methodology (an unknown outcome counts as an error); then a legacy answer of a prompt that has
+ * current data in the same set is excluded for methodology; then an answer whose mention data was
+ * never recorded cannot be scored. What is left is usable: current answers, and legacy answers of
+ * prompts without current data (legacy fallback).
+ */
+export function exclusionOf(o: ObservationStatus, promptHasCurrent: boolean): Exclusion | null {
+  if (o.outcome !== 'ok') return o.outcome === 'empty' || o.outcome === 'no_result' ? o.outcome : 'error';
+  if (isLegacy(o.methodology) && promptHasCurrent) return 'methodology';
+  if (!o.hasMentionData) return 'unreconstructable';
+  return null;
+}
+
+/** The prompts that have at least one usable current-methodology observation in the set. */
+export function promptsWithCurrentData(
+  observations: Iterable<ObservationStatus & { promptId: number }>,
+): Set<number> {
+  const prompts = new Set<number>();
+  for (const o of observations) if (isCurrentUsable(o)) prompts.add(o.promptId);
+  return prompts;
+}
+
 export function mean(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   let sum = 0;
@@ -47,8 +92,8 @@ function byTime(a: PromptRunScore, b: PromptRunScore): number {
 }
 
 /** Each prompt's scores in time order, oldest first. */
-export function groupByPrompt(scores: readonly PromptRunScore[]): Map<number, PromptRunScore[]> {
-  const byPrompt = new Map<number, PromptRunScore[]>();
+export function groupByPrompt<T extends PromptRunScore>(scores: readonly T[]): Map<number, T[]> {
+  const byPrompt = new Map<number, T[]>();
   for (const s of scores) {
     const list = byPrompt.get(s.promptId);
     if (list) list.push(s);
@@ -62,7 +107,10 @@ export function groupByPrompt(scores: readonly PromptRunScore[]): Map<number, Pr
  * Brand or category score as of a moment: the mean, over eligible prompts with a scored run at or
  * before it, of each prompt's latest score at or before it. Null when no prompt has one.
  */
-export function scoreAsOf(byPrompt: Map<number, PromptRunScore[]>, asOf: string | null = null): number | null {
+export function scoreAsOf(
+  byPrompt: Map<number, PromptRunScore[]>,
+  asOf: string | null = null,
+): number | null {
   const latest: number[] = [];
   for (const list of byPrompt.values()) {
     let found: PromptRunScore | undefined;
@@ -73,6 +121,92 @@ export function scoreAsOf(byPrompt: Map<number, PromptRunScore[]>, asOf: string 
     if (found) latest.push(found.score);
   }
   return mean(latest);
+}
+
+/** A prompt's score in one run, with the methodology of the observations it rests on. */
+export interface EraPromptRunScore extends PromptRunScore {
+  methodology: string;
+}
+
+/** The score of a brand or category as of one scored run. */
+export interface ScoreAsOfRun {
+  runId: number;
+  scoredAt: string;
+  score: number;
+  /** Some prompt's latest score at that moment rests on legacy observations. */
+  includesLegacy: boolean;
+}
+
+/** Latest scores by prompt, kept in flat arrays: a timeline recomputes the mean after every run. */
+class LatestScores {
+  private readonly slots = new Map<number, number>();
+  private readonly scores: number[] = [];
+  private readonly legacy: boolean[] = [];
+
+  set(s: EraPromptRunScore): void {
+    let slot = this.slots.get(s.promptId);
+    if (slot === undefined) {
+      slot = this.scores.length;
+      this.slots.set(s.promptId, slot);
+    }
+    this.scores[slot] = s.score;
+    this.legacy[slot] = isLegacy(s.methodology);
+  }
+
+  /** The mean of the latest scores, as of the given run. */
+  asOf({ runId, scoredAt }: PromptRunScore): ScoreAsOfRun | null {
+    const score = mean(this.scores);
+    return score === null ? null : { runId, scoredAt, score, includesLegacy: this.legacy.includes(true) };
+  }
+}
+
+const timeOf = (s: PromptRunScore) => Date.parse(s.scoredAt);
+
+/** The latest of some prompt scores: by time, then by run id. */
+function latestOf(scores: readonly EraPromptRunScore[]): EraPromptRunScore | undefined {
+  let latest: EraPromptRunScore | undefined;
+  for (const s of scores) if (!latest || byTime(latest, s) < 0) latest = s;
+  return latest;
+}
+
+/**
+ * The score as of a moment from each prompt's latest score at that moment (one per prompt),
+ * attributed to the latest run among them; null when there is none.
+ */
+export function scoreAsOfLatest(latest: readonly EraPromptRunScore[]): ScoreAsOfRun | null {
+  const last = latestOf(latest);
+  if (!last) return null;
+  const state = new LatestScores();
+  for (const s of latest) state.set(s);
+  return state.asOf(last);
+}
+
+/**
+ * The score as of each run of `scores`, oldest first: after each run, the mean over prompts of
+ * each prompt's latest score (scoreAsOf at that run). `before` seeds each prompt's latest score
+ * from before the first of them. Runs finishing at the same instant are ordered by id, so every
+ * run gets its own point.
+ */
+export function scoreTimeline(
+  scores: readonly EraPromptRunScore[],
+  before: readonly EraPromptRunScore[] = [],
+): ScoreAsOfRun[] {
+  const sorted = scores
+    .map((s) => ({ s, at: timeOf(s) }))
+    .sort((a, b) => a.at - b.at || a.s.runId - b.s.runId)
+    .map(({ s }) => s);
+  const state = new LatestScores();
+  for (const s of before) state.set(s);
+  const timeline: ScoreAsOfRun[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    const run = sorted[i] as EraPromptRunScore;
+    for (; i < sorted.length && (sorted[i] as EraPromptRunScore).runId === run.runId; i++) {
+      state.set(sorted[i] as EraPromptRunScore);
+    }
+    const point = state.asOf(run);
+    if (point) timeline.push(point);
+  }
+  return timeline;
 }
 
 /**
@@ -97,10 +231,15 @@ export function currentAndPreviousScore(byPrompt: Map<number, PromptRunScore[]>)
   return { averageScore, previousScore: mean(previous) ?? 0, hasScoreData: true };
 }
 
-/** Rounding happens only at the edge, when a figure is serialised. */
+/**
+ * Rounding happens only at the edge, when a figure is serialised: half away from zero, as by hand.
+ * Binary floating point holds 77.45 as 77.4499999…; washing the scaled value to 12 significant
+ * digits first puts such halves back on the half, so they round the way a reader's check does.
+ */
 export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
-  return Math.round((value + Number.EPSILON) * factor) / factor;
+  const scaled = Number((Math.abs(value) * factor).toPrecision(12));
+  return (Math.sign(value) * Math.round(scaled)) / factor || 0;
 }
 export const roundScore = (v: number) => roundTo(v, 1);
 export const roundRate = (v: number) => roundTo(v, 4);

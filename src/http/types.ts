@@ -22,5 +22,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     dbs: Databases;
+    clock: () => Date;
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 import { columnTypes } from './column-types.ts';
 
 // Every table carries org_id, and every index used by the API leads with it: queries are scoped by
@@ -64,8 +64,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('next_monitored_run_at', t.timestamp)
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
+    .addColumn('external_key', 'text')
     .execute();
   await db.schema.createIndex('brands_org').on('brands').columns(['org_id', 'status']).execute();
+  await db.schema.createIndex('brands_external_key').on('brands').columns(['org_id', 'external_key']).unique().execute();
 
   await t
     .withId(db.schema.createTable('categories'))
@@ -75,8 +77,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('is_archived', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
+    .addColumn('external_key', 'text')
     .execute();
   await db.schema.createIndex('categories_brand').on('categories').columns(['org_id', 'brand_id']).execute();
+  await db.schema
+    .createIndex('categories_external_key')
+    .on('categories')
+    .columns(['org_id', 'external_key'])
+    .unique()
+    .execute();
 
   await t
     .withId(db.schema.createTable('prompts'))
@@ -111,6 +120,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('competitors_category_key', ['category_id', 'canonical_key'])
     .execute();
   await db.schema.createIndex('competitors_org').on('competitors').columns(['org_id', 'category_id']).execute();
+
+  // Names the analyzer found ranked in answers that are not tracked competitors yet: suggestions
+  // for `sightline competitors add`, counted per category over imported answers.
+  await db.schema
+    .createTable('competitor_candidates')
+    .addColumn('org_id', 'bigint', (c) => c.notNull().references('organizations.id'))
+    .addColumn('brand_id', 'bigint', (c) => c.notNull().references('brands.id'))
+    .addColumn('category_id', 'bigint', (c) => c.notNull().references('categories.id'))
+    .addColumn('canonical_key', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('answers', 'integer', (c) => c.notNull())
+    .addColumn('first_seen_at', t.timestamp, (c) => c.notNull())
+    .addColumn('last_seen_at', t.timestamp, (c) => c.notNull())
+    .addPrimaryKeyConstraint('competitor_candidates_pk', ['category_id', 'canonical_key'])
+    .execute();
+  await db.schema
+    .createIndex('competitor_candidates_org')
+    .on('competitor_candidates')
+    .columns(['org_id', 'category_id'])
+    .execute();
 
   await t
     .withId(db.schema.createTable('runs'))
@@ -238,7 +267,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('run_prompt_scores_brand')
     .on('run_prompt_scores')
-    .columns(['org_id', 'brand_id', 'prompt_id', 'scored_at'])
+    .columns(['org_id', 'brand_id', 'prompt_id', 'scored_at', 'run_id'])
     .execute();
 
   await t
@@ -353,6 +382,102 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('recommendation_outcomes_rec')
     .on('recommendation_outcomes')
     .columns(['org_id', 'recommendation_id'])
+    .execute();
+
+  await createAnalyticsAggregates(db);
+}
+
+/**
+ * Analytics aggregates (docs/performance.md), derived from responses and rebuilt from them by
+ * refreshRunAggregates, so they carry no foreign keys. Each kind exists at two grains: per visible
+ * run (`agg_run_*`, dated by the run's finish) and per aligned block of UTC days (`agg_block_*`,
+ * the sum of the runs finishing in it). Rows are keyed by prompt and methodology, so prompt
+ * eligibility and the legacy rule still apply at read time; prompt_id 0 rows hold category totals.
+ */
+async function createAnalyticsAggregates(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
+  type Table = CreateTableBuilder<string, never>;
+  const kinds: Record<string, (table: Table) => Table> = {
+    coverage: (table) =>
+      table
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('has_mention_data', 'integer', (c) => c.notNull())
+        .addColumn('answers', 'integer', (c) => c.notNull())
+        .addColumn('weight', 'integer', (c) => c.notNull()),
+    observations: (table) =>
+      table
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('model_label', 'text', (c) => c.notNull())
+        .addColumn('surface', 'text', (c) => c.notNull())
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('has_mention_data', 'integer', (c) => c.notNull())
+        .addColumn('answers', 'integer', (c) => c.notNull())
+        .addColumn('weight', 'integer', (c) => c.notNull())
+        .addColumn('mentioned_weight', 'integer', (c) => c.notNull())
+        .addColumn('ranked_weight', 'integer', (c) => c.notNull())
+        .addColumn('rank_weighted', 'integer', (c) => c.notNull())
+        .addColumn('value_weighted', t.float, (c) => c.notNull())
+        .addColumn('positive_weight', 'integer', (c) => c.notNull())
+        .addColumn('neutral_weight', 'integer', (c) => c.notNull())
+        .addColumn('negative_weight', 'integer', (c) => c.notNull()),
+    mentions: (table) =>
+      table
+        .addColumn('competitor_id', 'bigint', (c) => c.notNull())
+        .addColumn('mentions', 'integer', (c) => c.notNull())
+        .addColumn('ranked_weight', 'integer', (c) => c.notNull())
+        .addColumn('rank_weighted', 'integer', (c) => c.notNull())
+        .addColumn('value_weighted', t.float, (c) => c.notNull()),
+    mention_domains: (table) =>
+      table
+        .addColumn('competitor_id', 'bigint')
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('citations', 'integer', (c) => c.notNull()),
+    citations: (table) =>
+      table
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('citations', 'integer', (c) => c.notNull()),
+  };
+  for (const [kind, measures] of Object.entries(kinds)) {
+    for (const grain of ['run', 'block'] as const) {
+      const name = `agg_${grain}_${kind}`;
+      const keyed = db.schema
+        .createTable(name)
+        .addColumn('org_id', 'bigint', (c) => c.notNull())
+        .addColumn('brand_id', 'bigint', (c) => c.notNull())
+        .addColumn('category_id', 'bigint', (c) => c.notNull())
+        .addColumn('prompt_id', 'bigint', (c) => c.notNull())
+        .addColumn('methodology', 'text', (c) => c.notNull());
+      const dated =
+        grain === 'run'
+          ? keyed
+              .addColumn('run_id', 'bigint', (c) => c.notNull())
+              .addColumn('finished_at', t.timestamp, (c) => c.notNull())
+              .addColumn('day', 'integer', (c) => c.notNull())
+          : keyed.addColumn('block', 'bigint', (c) => c.notNull());
+      await measures(dated).execute();
+      // Prompt before time: readers seek to the category totals (prompt 0) or to a few prompts.
+      if (grain === 'run') {
+        await db.schema.createIndex(`${name}_run`).on(name).columns(['org_id', 'run_id']).execute();
+        await db.schema
+          .createIndex(`${name}_time`)
+          .on(name)
+          .columns(['org_id', 'category_id', 'prompt_id', 'finished_at'])
+          .execute();
+      } else {
+        await db.schema
+          .createIndex(`${name}_block`)
+          .on(name)
+          .columns(['org_id', 'category_id', 'prompt_id', 'block'])
+          .execute();
+      }
+    }
+  }
+  // The first observation of each prompt per methodology: one index seek per prompt.
+  await db.schema
+    .createIndex('agg_run_coverage_first')
+    .on('agg_run_coverage')
+    .columns(['org_id', 'prompt_id', 'methodology', 'finished_at'])
     .execute();
 }
 

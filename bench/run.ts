@@ -1,0 +1,223 @@
+// `npm run bench`: the analytics benchmark. Generates a brand with about a million answers over
+// three years plus three smaller tenants on the embedded database, brings the analytics
+// aggregates up to date through the service's own refreshRunAggregates, then times every
+// analytics endpoint and window through app.inject and prints p50/p95/p99.
+//
+//   npm run bench                  generate into $BENCH_DB (default: a file under the OS temp dir)
+//   npm run bench -- --reuse       time an existing $BENCH_DB again without regenerating it
+//   BENCH_ITERATIONS=50 npm run bench
+//   BENCH_DAYS=90 npm run bench    a smaller history for a quick try (default 1095 days)
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../src/app.ts';
+import { generateKey, hashSecret, SCOPES } from '../src/auth/keys.ts';
+import { loadConfig } from '../src/config.ts';
+import { connectDatabases } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import { openSqlite } from '../src/db/sqlite/open.ts';
+import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';
+
+const DAY_MS = 86_400_000;
+const path = process.env.BENCH_DB ?? join(tmpdir(), 'sightline-bench', 'bench.db');
+const reuse = process.argv.includes('--reuse');
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
+const REFRESH_BATCH = 150;
+
+const MAIN: TenantSpec = {
+  slug: 'bench',
+  categories: 4,
+  promptsPerCategory: 12,
+  competitorsPerCategory: 10,
+  days: Number(process.env.BENCH_DAYS ?? 1095),
+  runsPerDay: 2,
+  legacyDays: Math.round(Number(process.env.BENCH_DAYS ?? 1095) / 6),
+};
+const OTHERS: TenantSpec[] = ['globex', 'initech', 'umbrella'].map((slug) => ({
+  slug,
+  categories: 2,
+  promptsPerCategory: 8,
+  competitorsPerCategory: 6,
+  days: 365,
+  runsPerDay: 1,
+  legacyDays: 0,
+}));
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function line(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function progressBar(label: string) {
+  let last = 0;
+  return (done: number, total: number) => {
+    const now = performance.now();
+    if (done < total && now - last < 2000) return;
+    last = now;
+    line(`  ${label}: ${done}/${total} (${Math.round((100 * done) / total)}%)`);
+  };
+}
+
+async function generate(end: number): Promise<GeneratedTenant[]> {
+  rmSync(path, { force: true });
+  rmSync(`${path}-wal`, { force: true });
+  rmSync(`${path}-shm`, { force: true });
+  const config = { ...loadConfig({}), databaseUrl: `sqlite:${path}`, logLevel: 'silent' as const };
+  const dbs = connectDatabases(config);
+  await migrateToLatest(dbs.primary);
+  await dbs.close();
+
+  const raw = openSqlite(path);
+  const tenants: GeneratedTenant[] = [];
+  const started = performance.now();
+  for (const [i, spec] of [MAIN, ...OTHERS].entries()) {
+    raw.exec('begin');
+    tenants.push(generateTenant(raw, spec, end, 1000 + i, progressBar(`raw data ${spec.slug}`)));
+    raw.exec('commit');
+  }
+  raw.close();
+  const answers = tenants.reduce((sum, t) => sum + t.responses, 0);
+  line(`Generated ${answers.toLocaleString('en')} answers in ${seconds(performance.now() - started)}.`);
+
+  const aggregated = performance.now();
+  const writer = connectDatabases(config);
+  for (const [i, tenant] of tenants.entries()) {
+    const report = progressBar(`aggregates ${[MAIN, ...OTHERS][i]?.slug}`);
+    const ids = tenant.runs.map((r) => r.id);
+    for (let at = 0; at < ids.length; at += REFRESH_BATCH) {
+      const batch = ids.slice(at, at + REFRESH_BATCH);
+      await writer.primary.transaction().execute((tx) => refreshRunAggregates(tx, tenant.orgId, batch));
+      report(Math.min(at + REFRESH_BATCH, ids.length), ids.length);
+    }
+  }
+  await writer.close();
+  line(`Refreshed scores and analytics aggregates in ${seconds(performance.now() - aggregated)}.`);
+  return tenants;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function main(): Promise<void> {
+  line(
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${type()}, Node ${process.version}`,
+  );
+  const end = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
+  const reusing = reuse && existsSync(path);
+  if (!reusing) await generate(end);
+  line(`Database: ${path} (${(statSync(path).size / 2 ** 30).toFixed(2)} GiB)`);
+
+  const config = { ...loadConfig({}), databaseUrl: `sqlite:${path}`, logLevel: 'silent' as const };
+  const dbs = connectDatabases(config);
+  const org = await dbs.primary
+    .selectFrom('organizations')
+    .select('id')
+    .where('slug', '=', MAIN.slug)
+    .executeTakeFirstOrThrow();
+  const brand = await dbs.primary
+    .selectFrom('brands')
+    .select('id')
+    .where('org_id', '=', org.id)
+    .executeTakeFirstOrThrow();
+  const category = await dbs.primary
+    .selectFrom('categories')
+    .select('id')
+    .where('brand_id', '=', brand.id)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const prompt = await dbs.primary
+    .selectFrom('prompts')
+    .select('id')
+    .where('category_id', '=', category.id)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const answers = await dbs.primary
+    .selectFrom('responses')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', org.id)
+    .executeTakeFirstOrThrow();
+  line(`Brand ${brand.id}: ${Number(answers.n).toLocaleString('en')} answers.`);
+
+  const { key, keyId, secret } = generateKey();
+  await dbs.primary
+    .insertInto('api_keys')
+    .values({
+      org_id: org.id,
+      key_id: keyId,
+      name: 'bench',
+      secret_hash: hashSecret(secret, config.keyPepper),
+      scopes: SCOPES.join(' '),
+      created_by_user_id: null,
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  // "Now" is a little after the last generated run, so every rolling window is full of data.
+  const now = new Date(end + 6 * 3_600_000);
+  const app = await buildApp(
+    { ...config, rateLimitPerMinute: 1_000_000_000 },
+    { databases: dbs, logger: false, clock: () => now },
+  );
+  await app.ready();
+
+  const day = (daysAgo: number) => new Date(end - daysAgo * DAY_MS).toISOString().slice(0, 10);
+  const custom = `range=custom&start=${day(400)}&end=${day(340)}`;
+  const cases: [string, string][] = [];
+  for (const [scope, base] of [
+    ['brand', `/api/brands/${brand.id}/analytics/`],
+    ['category', `/api/categories/${category.id}/analytics/`],
+  ]) {
+    for (const query of ['range=7d', 'range=30d', 'range=90d', 'range=all', custom]) {
+      cases.push([
+        `${scope} analytics ${query.startsWith('range=custom') ? 'custom 61 days' : query.slice(6)}`,
+        `${base}?${query}`,
+      ]);
+    }
+  }
+  cases.push(
+    ['brand score-history 30d', `/api/brands/${brand.id}/score-history/`],
+    ['brand score-history 90d', `/api/brands/${brand.id}/score-history/?range=90d`],
+    ['brand score-history all', `/api/brands/${brand.id}/score-history/?since=all`],
+    ['category score-history 30d', `/api/categories/${category.id}/score-history/`],
+    ['category-deltas 30d', `/api/brands/${brand.id}/category-deltas/`],
+    ['prompt changes', `/api/prompts/${prompt.id}/changes/`],
+  );
+
+  line(`\n${iterations} timed requests per case after 3 warm-up requests (ms, through app.inject):`);
+  line(`${'case'.padEnd(34)}${'p50'.padStart(9)}${'p95'.padStart(9)}${'p99'.padStart(9)}`);
+  for (const [label, url] of cases) {
+    const times: number[] = [];
+    for (let i = 0; i < iterations + 3; i++) {
+      const started = performance.now();
+      const res = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
+      const took = performance.now() - started;
+      if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
+      if (i >= 3) times.push(took);
+    }
+    times.sort((a, b) => a - b);
+    const cells = [0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(9));
+    line(`${label.padEnd(34)}${cells.join('')}`);
+  }
+  line(
+    `\nLoad average while timing: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; free memory ${Math.round(freemem() / 2 ** 20)} MiB.`,
+  );
+  await app.close();
+  await dbs.close();
+}
+
+// The SQLite reader processes' channels are unref'd so that a finished process can exit; while a
+// request waits on one, nothing else would keep this script's event loop alive.
+const keepAlive = setInterval(() => {}, 60_000);
+try {
+  await main();
+} finally {
+  clearInterval(keepAlive);
+}

@@ -1,0 +1,78 @@
+import {
+  type CompetitorInfo,
+  type CompetitorMentions,
+  classify,
+  type DomainCitations,
+  type MentionDomain,
+  type Side,
+} from '../domain/analytics.ts';
+import { startingAt, type Window } from '../domain/windows.ts';
+import {
+  brandCompetitors,
+  observationBounds,
+  type Scope,
+  windowCitations,
+  windowCoverage,
+  windowMentionDomains,
+  windowMentions,
+  windowObservations,
+} from './analytics.ts';
+import { type Cover, cover } from './analytics-blocks.ts';
+import type { Db } from './connect.ts';
+
+// Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
+// first (which prompts fall back to legacy answers is decided from it), then the observation,
+// entity and citation sums of exactly the usable rows.
+
+export interface WindowSide extends Side {
+  mentions: CompetitorMentions[];
+  citations: DomainCitations[];
+}
+
+export interface WindowData {
+  window: Window & { start: Date };
+  earliestObservationAt: string | null;
+  comparableFrom: string | null;
+  competitors: CompetitorInfo[];
+  current: WindowSide & { domains: MentionDomain[] };
+  previous: WindowSide | null;
+}
+
+/** One side of the comparison; the sources of each entity are read for the current side only. */
+async function side(
+  db: Db,
+  scope: Scope,
+  span: Cover,
+  withDomains: boolean,
+): Promise<WindowSide & { domains: MentionDomain[] }> {
+  const classification = classify(await windowCoverage(db, scope, span));
+  const legacy = classification.legacyPrompts;
+  const [observations, mentions, citations, domains] = await Promise.all([
+    windowObservations(db, scope, span, legacy),
+    windowMentions(db, scope, span, legacy),
+    windowCitations(db, scope, span, legacy),
+    withDomains ? windowMentionDomains(db, scope, span, legacy) : [],
+  ]);
+  return { classification, observations, mentions, citations, domains };
+}
+
+export async function loadWindow(db: Db, scope: Scope, requested: Window): Promise<WindowData> {
+  const [bounds, competitors] = await Promise.all([
+    observationBounds(db, scope),
+    brandCompetitors(db, scope.orgId, scope.brandId),
+  ]);
+  const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
+  const previous = window.previous;
+  const [current, before] = await Promise.all([
+    side(db, scope, cover(window.start.getTime(), window.end.getTime()), true),
+    previous ? side(db, scope, cover(previous.start.getTime(), previous.end.getTime()), false) : null,
+  ]);
+  return {
+    window,
+    earliestObservationAt: bounds.earliest,
+    comparableFrom: bounds.comparableFrom,
+    competitors,
+    current,
+    previous: before,
+  };
+}

@@ -1,0 +1,294 @@
+import { type RawBuilder, sql } from 'kysely';
+import type {
+  CompetitorInfo,
+  CompetitorMentions,
+  DomainCitations,
+  MentionDomain,
+  ObservationGroup,
+  PromptGroup,
+} from '../domain/analytics.ts';
+import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
+import type { Cover } from './analytics-blocks.ts';
+import { ALL_PROMPTS } from './analytics-kinds.ts';
+import type { Db } from './connect.ts';
+
+// The read side of the analytics aggregates: window sums of the stored rows, nothing more. Every
+// query is scoped by organization and restricted to the scope's eligible prompts (monitored, not
+// archived, in a non-archived category) at read time, so eligibility can change without touching
+// the aggregates. Detail sums start from the category totals and correct them per prompt:
+//   category totals (current methodology)
+//   − the rows of the scope's ineligible prompts (current methodology)
+//   + the legacy rows of the prompts that fall back to them in this window,
+// which is exactly the usable data, for a fraction of the rows a per-prompt sum reads.
+
+/** A brand, or one category of it. */
+export interface Scope {
+  orgId: number;
+  brandId: number;
+  categoryId?: number;
+}
+
+function eligibleCategories(db: Db, scope: Scope) {
+  let query = db
+    .selectFrom('categories')
+    .select('id')
+    .where('org_id', '=', scope.orgId)
+    .where('brand_id', '=', scope.brandId)
+    .where('is_archived', '=', 0);
+  if (scope.categoryId !== undefined) query = query.where('id', '=', scope.categoryId);
+  return query;
+}
+
+function promptsOf(db: Db, scope: Scope, eligible: boolean) {
+  let query = db
+    .selectFrom('prompts as p')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .select('p.id')
+    .where('p.org_id', '=', scope.orgId)
+    .where('c.org_id', '=', scope.orgId)
+    .where('p.brand_id', '=', scope.brandId)
+    .where('c.is_archived', '=', 0);
+  query = eligible
+    ? query.where('p.is_monitored', '=', 1).where('p.is_archived', '=', 0)
+    : query.where((eb) => eb.or([eb('p.is_monitored', '=', 0), eb('p.is_archived', '=', 1)]));
+  if (scope.categoryId !== undefined) query = query.where('p.category_id', '=', scope.categoryId);
+  return query;
+}
+
+const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
+const sums = (columns: readonly string[]) =>
+  sql.join(columns.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`));
+
+/** The stored rows of one kind inside the window: whole blocks, and runs for the ends. */
+function inWindow(kind: string, columns: RawBuilder<unknown>, where: RawBuilder<unknown>, cover: Cover) {
+  const parts: RawBuilder<unknown>[] = [];
+  if (cover.blocks.length > 0) {
+    parts.push(sql`select ${columns} from ${sql.table(`agg_block_${kind}`)}
+      where ${where} and block in (${sql.join(cover.blocks)})`);
+  }
+  // One part per end: a single time range per statement is what lets the index seek to it.
+  for (const edge of cover.edges) {
+    parts.push(sql`select ${columns} from ${sql.table(`agg_run_${kind}`)}
+      where ${where} and finished_at >= ${edge.start} and finished_at < ${edge.end}`);
+  }
+  return parts;
+}
+
+/**
+ * The usable rows of a detail kind in the window, as signed parts: category totals, minus
+ * ineligible prompts, plus the legacy rows of the fallback prompts. Null when nothing is covered.
+ */
+function usableRows(
+  db: Db,
+  kind: string,
+  keys: readonly string[],
+  measures: readonly string[],
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): RawBuilder<unknown> | null {
+  const signed = (sign: 1 | -1) =>
+    sql.join([
+      ...keys.map((k) => sql.ref(k)),
+      ...measures.map((m) => sql`${sql.ref(m)} * ${sql.lit(sign)} as ${sql.ref(m)}`),
+    ]);
+  const inScope = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})`;
+  const parts = [
+    ...inWindow(kind, signed(1), sql`${inScope} and prompt_id = ${sql.lit(ALL_PROMPTS)}`, cover),
+    ...inWindow(
+      kind,
+      signed(-1),
+      sql`${inScope} and prompt_id in (${promptsOf(db, scope, false)}) and methodology = ${CURRENT_METHODOLOGY}`,
+      cover,
+    ),
+    ...(legacyPrompts.length === 0
+      ? []
+      : inWindow(
+          kind,
+          signed(1),
+          sql`${inScope} and prompt_id in (${sql.join(legacyPrompts)}) and methodology <> ${CURRENT_METHODOLOGY}`,
+          cover,
+        )),
+  ];
+  return parts.length === 0 ? null : sql.join(parts, sql` union all `);
+}
+
+const COVERAGE_KEYS = ['prompt_id', 'methodology', 'outcome', 'has_mention_data'];
+
+/** Answers per eligible prompt × methodology × outcome in the window: what coverage counts. */
+export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promise<PromptGroup[]> {
+  const where = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})
+    and prompt_id in (${promptsOf(db, scope, true)})`;
+  const parts = inWindow('coverage', refs([...COVERAGE_KEYS, 'answers', 'weight']), where, cover);
+  if (parts.length === 0) return [];
+  const result = await sql<Record<string, string | number>>`
+    select ${refs(COVERAGE_KEYS)}, ${sums(['answers', 'weight'])}
+    from (${sql.join(parts, sql` union all `)}) u group by ${refs(COVERAGE_KEYS)}`.execute(db);
+  return result.rows.map((r) => ({
+    promptId: Number(r.prompt_id),
+    methodology: String(r.methodology),
+    outcome: String(r.outcome),
+    hasMentionData: Number(r.has_mention_data) === 1,
+    answers: Number(r.answers),
+    weight: Number(r.weight),
+  }));
+}
+
+const OBSERVATION_KEYS = ['model', 'model_label', 'surface', 'methodology', 'outcome', 'has_mention_data'];
+const OBSERVATION_SUMS = [
+  'answers',
+  'weight',
+  'mentioned_weight',
+  'ranked_weight',
+  'rank_weighted',
+  'value_weighted',
+  'positive_weight',
+  'neutral_weight',
+  'negative_weight',
+];
+
+/** Observations per model × surface × methodology × outcome of the window's usable prompts. */
+export async function windowObservations(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<ObservationGroup[]> {
+  const rows = usableRows(
+    db,
+    'observations',
+    OBSERVATION_KEYS,
+    OBSERVATION_SUMS,
+    scope,
+    cover,
+    legacyPrompts,
+  );
+  if (!rows) return [];
+  const result = await sql<Record<string, string | number>>`
+    select ${refs(OBSERVATION_KEYS)}, ${sums(OBSERVATION_SUMS)}
+    from (${rows}) u group by ${refs(OBSERVATION_KEYS)} having sum(answers) <> 0`.execute(db);
+  return result.rows.map((r) => ({
+    model: String(r.model),
+    modelLabel: String(r.model_label),
+    surface: String(r.surface),
+    methodology: String(r.methodology),
+    outcome: String(r.outcome),
+    hasMentionData: Number(r.has_mention_data) === 1,
+    answers: Number(r.answers),
+    weight: Number(r.weight),
+    mentionedWeight: Number(r.mentioned_weight),
+    rankedWeight: Number(r.ranked_weight),
+    rankWeighted: Number(r.rank_weighted),
+    valueWeighted: Number(r.value_weighted),
+    positiveWeight: Number(r.positive_weight),
+    neutralWeight: Number(r.neutral_weight),
+    negativeWeight: Number(r.negative_weight),
+  }));
+}
+
+const MENTION_SUMS = ['mentions', 'ranked_weight', 'rank_weighted', 'value_weighted'];
+
+/** Competitor mentions in the window's usable observations. */
+export async function windowMentions(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<CompetitorMentions[]> {
+  const rows = usableRows(db, 'mentions', ['competitor_id'], MENTION_SUMS, scope, cover, legacyPrompts);
+  if (!rows) return [];
+  const result = await sql<Record<string, number>>`
+    select competitor_id, ${sums(MENTION_SUMS)} from (${rows}) u
+    group by competitor_id having sum(mentions) <> 0`.execute(db);
+  return result.rows.map((r) => ({
+    competitorId: Number(r.competitor_id),
+    mentions: Number(r.mentions),
+    rankedWeight: Number(r.ranked_weight),
+    rankWeighted: Number(r.rank_weighted),
+    valueWeighted: Number(r.value_weighted),
+  }));
+}
+
+/** Citations per domain in the answers mentioning each entity (competitor_id null: the brand). */
+export async function windowMentionDomains(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<MentionDomain[]> {
+  const rows = usableRows(
+    db,
+    'mention_domains',
+    ['competitor_id', 'domain'],
+    ['citations'],
+    scope,
+    cover,
+    legacyPrompts,
+  );
+  if (!rows) return [];
+  const result = await sql<{ competitor_id: number | null; domain: string; citations: number }>`
+    select competitor_id, domain, sum(citations) as citations
+    from (${rows}) u group by competitor_id, domain having sum(citations) <> 0`.execute(db);
+  return result.rows.map((r) => ({
+    competitorId: r.competitor_id === null ? null : Number(r.competitor_id),
+    domain: r.domain,
+    citations: Number(r.citations),
+  }));
+}
+
+/** Citations and distinct URLs per registrable domain in the window's usable observations. */
+export async function windowCitations(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<DomainCitations[]> {
+  const rows = usableRows(db, 'citations', ['domain', 'url'], ['citations'], scope, cover, legacyPrompts);
+  if (!rows) return [];
+  const result = await sql<{ domain: string; urls: number; citations: number }>`
+    select domain, count(*) as urls, sum(citations) as citations
+    from (select domain, url, sum(citations) as citations from (${rows}) u
+      group by domain, url having sum(citations) <> 0) d
+    group by domain`.execute(db);
+  return result.rows.map((r) => ({ domain: r.domain, urls: Number(r.urls), citations: Number(r.citations) }));
+}
+
+/**
+ * When the scope's observations begin: the earliest of any methodology, and the earliest current
+ * one (comparableFrom). One index seek per eligible prompt, whatever the history's length.
+ */
+export async function observationBounds(
+  db: Db,
+  scope: Scope,
+): Promise<{ earliest: string | null; comparableFrom: string | null }> {
+  const firstOf = (methodology: string) => sql<
+    string | null
+  >`(select min(o.finished_at) from agg_run_coverage o
+    where o.org_id = ${scope.orgId} and o.prompt_id = e.id and o.methodology = ${methodology})`;
+  const result = await sql<{ current_from: string | null; legacy_from: string | null }>`
+    select min(current_from) as current_from, min(legacy_from) as legacy_from from (
+      select ${firstOf(CURRENT_METHODOLOGY)} as current_from, ${firstOf('legacy')} as legacy_from
+      from (${promptsOf(db, scope, true)}) e
+    ) f`.execute(db);
+  const row = result.rows[0];
+  const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
+  const [current, legacy] = [iso(row?.current_from), iso(row?.legacy_from)];
+  const earliest = [current, legacy].filter((at) => at !== null).sort()[0] ?? null;
+  return { earliest, comparableFrom: current };
+}
+
+/** Every competitor of the brand (mentions may name one tracked in another category). */
+export async function brandCompetitors(db: Db, orgId: number, brandId: number): Promise<CompetitorInfo[]> {
+  const rows = await db
+    .selectFrom('competitors')
+    .select(['id', 'category_id', 'name', 'canonical_key'])
+    .where('org_id', '=', orgId)
+    .where('brand_id', '=', brandId)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    categoryId: r.category_id,
+    name: r.name,
+    canonicalKey: r.canonical_key,
+  }));
+}

@@ -1,0 +1,91 @@
+import { compare, type Delta } from './deltas.ts';
+import { type EraPromptRunScore, type ScoreAsOfRun, scoreAsOfLatest, scoreTimeline } from './scoring.ts';
+import type { Window } from './windows.ts';
+
+// Score history and the windowed (hero) delta, from the score-as-of timeline of a brand or a
+// category (scoring.ts `scoreTimeline`). Pure: the data layer fetches the prompt scores.
+
+export interface WindowedDelta extends Delta {
+  /** Score as of the latest scored run in the window's reach; 0 when there is none (no_data). */
+  latestScore: number;
+  boundaryScore: number | null;
+  asOfRunId: number | null;
+  spanLabel: string;
+}
+
+/** What a score history reads for one window. */
+export interface HistorySlice {
+  /** Score as of the last scored run at or before the window's start (null when none, or all time). */
+  boundary: ScoreAsOfRun | null;
+  /** Score as of each scored run inside the window, oldest first. */
+  points: ScoreAsOfRun[];
+  /** When the scope's first scored run finished (null when none has). */
+  firstScoredAt: string | null;
+}
+
+/**
+ * A window's slice from each prompt's latest score at or before its start (`before`, empty for
+ * all time), the scores inside it (`within`), and when the scope's first scored run finished.
+ */
+export function historySlice(
+  before: readonly EraPromptRunScore[],
+  within: readonly EraPromptRunScore[],
+  firstScoredAt: string | null,
+): HistorySlice {
+  return { boundary: scoreAsOfLatest(before), points: scoreTimeline(within, before), firstScoredAt };
+}
+
+const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
+
+/**
+ * latestScore = score as of the last scored run before the window's end; boundaryScore = score as
+ * of the last scored run at or before its start (for all time, the first scored run). Suppressed:
+ * no_data when no run has scored yet, no_prior when the as-of run is the first one ever,
+ * no_boundary when the history begins inside the window, cross_era when the boundary score rests
+ * on legacy observations and the latest does not.
+ */
+export function windowedDelta(slice: HistorySlice, window: Window): WindowedDelta {
+  const allTime = window.start === null;
+  const sequence = allTime || !slice.boundary ? slice.points : [slice.boundary, ...slice.points];
+  const latest = sequence.at(-1);
+  const boundary = allTime ? slice.points[0] : (slice.boundary ?? undefined);
+  const first = slice.firstScoredAt === null ? Number.POSITIVE_INFINITY : Date.parse(slice.firstScoredAt);
+  const { delta, suppressedReason } = compare(latest?.score ?? null, boundary?.score ?? null, {
+    noPrior: latest !== undefined && sequence.length === 1 && at(latest) <= first,
+    noBoundary: boundary === undefined,
+    crossEra:
+      boundary !== undefined && latest !== undefined && boundary.includesLegacy && !latest.includesLegacy,
+  });
+  return {
+    latestScore: latest?.score ?? 0,
+    boundaryScore: boundary?.score ?? null,
+    delta,
+    asOfRunId: latest?.runId ?? null,
+    spanLabel: window.spanLabel,
+    suppressedReason,
+  };
+}
+
+/**
+ * At most `limit` points: the window is cut into `limit` equal time buckets and the last point of
+ * each bucket is kept, so the latest point always survives. Null keeps every point.
+ */
+export function thin<T extends { scoredAt: string }>(
+  points: readonly T[],
+  limit: number | null,
+  span: { start: number; end: number },
+): T[] {
+  if (limit === null || points.length <= limit) return [...points];
+  const width = span.end - span.start;
+  const bucketOf = (point: T) =>
+    width <= 0
+      ? limit - 1
+      : Math.min(
+          limit - 1,
+          Math.max(0, Math.floor(((Date.parse(point.scoredAt) - span.start) / width) * limit)),
+        );
+  return points.filter((point, i) => {
+    const next = points[i + 1];
+    return next === undefined || bucketOf(next) !== bucketOf(point);
+  });
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  type Scope,
+  windowCitations,
+  windowCoverage,
+  windowMentionDomains,
+  windowMentions,
+  windowObservations,
+} from '../src/db/analytics.ts';
+import { type Cover, cover, DAY_MS } from '../src/db/analytics-blocks.ts';
+import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import { type Answer, Fixture } from './analytics-fixtures.ts';
+import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
+
+// The aggregates are an optimisation, never a second definition: a window read through the day
+// blocks must equal the same window read run by run, and the aggregates must follow a run's
+// responses when it is re-imported.
+
+function sorted<T>(rows: T[]): string[] {
+  return rows
+    .map((row) =>
+      JSON.stringify(row, (_key, value) =>
+        typeof value === 'number' ? Math.round(value * 1e9) / 1e9 : value,
+      ),
+    )
+    .sort();
+}
+
+describe('analytics aggregates', () => {
+  let ctx: TestContext;
+  let f: Fixture;
+  let scope: Scope;
+  const runIds: number[] = [];
+  let prompt: number;
+
+  before(async () => {
+    ctx = await createTestContext();
+    const orgId = await insertOrg(ctx.dbs, 'acme');
+    f = await Fixture.create(ctx.dbs.primary, orgId);
+    const [first, second] = [await f.category('First'), await f.category('Second')];
+    const prompts = [await f.prompt(first), await f.prompt(first), await f.prompt(second)];
+    prompt = prompts[0] as number;
+    const competitors = [await f.competitor(first, 'Globex'), await f.competitor(second, 'Initech')];
+    scope = { orgId, brandId: f.brandId };
+
+    // 120 runs over 400 days at pseudo-random times, with every kind of answer.
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
+    const origin = Date.parse('2025-01-01T00:00:00Z');
+    for (let i = 0; i < 120; i++) {
+      const category = pick([first, second]);
+      const answers: Answer[] = [];
+      for (let j = 0; j < 4; j++) {
+        const mentioned = random() < 0.6;
+        answers.push({
+          prompt: category === first ? pick(prompts.slice(0, 2)) : (prompts[2] as number),
+          model: pick(['chatgpt', 'gemini', 'claude']),
+          surface: pick(['api', 'ui_scrape']),
+          outcome: pick(['ok', 'ok', 'ok', 'error', 'empty', 'no_result'] as const),
+          methodology: i < 30 ? 'legacy' : 'sample_v1',
+          hasMentionData: random() < 0.9,
+          weight: 1 + Math.floor(random() * 3),
+          mentioned,
+          rank: mentioned && random() < 0.7 ? 1 + Math.floor(random() * 8) : null,
+          sentiment: pick(['positive', 'neutral', 'negative'] as const),
+          competitors: random() < 0.5 ? [[pick(competitors), random() < 0.5 ? 2 : null]] : [],
+          urls: [pick(['https://www.a.com/1', 'https://b.org/2', 'https://x.c.net/3', 'https://a.com/1'])],
+        });
+      }
+      const finishedAt = new Date(origin + Math.floor(random() * 400 * DAY_MS)).toISOString();
+      runIds.push(await f.run({ category, finishedAt, legacy: i < 30, published: random() < 0.9, answers }));
+    }
+  });
+  after(() => ctx.close());
+
+  const runByRun = (from: number, to: number): Cover => ({
+    blocks: [],
+    edges: [{ start: new Date(from).toISOString(), end: new Date(to).toISOString() }],
+  });
+
+  it('reads the same sums through the blocks as run by run', async () => {
+    const db = ctx.dbs.read;
+    const legacy = [prompt];
+    const windows = [
+      ['2025-01-01T00:00:00Z', '2026-02-05T00:00:00Z'],
+      ['2025-02-03T07:30:00Z', '2025-05-04T19:00:00Z'],
+      ['2025-06-10T00:00:00Z', '2025-12-31T23:59:59Z'],
+      ['2025-03-01T00:00:00Z', '2025-03-08T00:00:00Z'],
+    ];
+    for (const [from, to] of windows) {
+      const [start, end] = [Date.parse(from as string), Date.parse(to as string)];
+      const blocks = cover(start, end);
+      assert.ok(blocks.blocks.length > 0 || end - start < 8 * DAY_MS);
+      for (const read of [
+        (c: Cover): Promise<unknown[]> => windowCoverage(db, scope, c),
+        (c: Cover): Promise<unknown[]> => windowObservations(db, scope, c, legacy),
+        (c: Cover): Promise<unknown[]> => windowMentions(db, scope, c, legacy),
+        (c: Cover): Promise<unknown[]> => windowMentionDomains(db, scope, c, legacy),
+        (c: Cover): Promise<unknown[]> => windowCitations(db, scope, c, legacy),
+      ]) {
+        assert.deepEqual(
+          sorted(await read(blocks)),
+          sorted(await read(runByRun(start, end))),
+          `${from} → ${to}`,
+        );
+      }
+    }
+  });
+
+  it('follows a run re-imported with other answers', async () => {
+    const all = runByRun(0, Date.parse('2030-01-01T00:00:00Z'));
+    const run = await ctx.dbs.primary
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', 'in', runIds.slice(60))
+      .where('published_at', 'is not', null)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const runId = run.id;
+    const before = await windowCoverage(ctx.dbs.read, scope, cover(0, Date.parse('2030-01-01T00:00:00Z')));
+    const total = (rows: typeof before) => rows.reduce((sum, r) => sum + r.answers, 0);
+
+    // Re-import: the run's answers are replaced by a single one, and the run moves a day later.
+    const responses = ctx.dbs.primary.selectFrom('responses').select('id').where('run_id', '=', runId);
+    await ctx.dbs.primary.deleteFrom('response_mentions').where('response_id', 'in', responses).execute();
+    await ctx.dbs.primary.deleteFrom('response_citations').where('response_id', 'in', responses).execute();
+    const removed = (
+      await ctx.dbs.primary.deleteFrom('responses').where('run_id', '=', runId).executeTakeFirst()
+    ).numDeletedRows;
+    await ctx.dbs.primary
+      .updateTable('runs')
+      .set({ finished_at: new Date(Date.parse(run.finished_at as string) + DAY_MS).toISOString() })
+      .where('id', '=', runId)
+      .execute();
+    await ctx.dbs.primary
+      .insertInto('responses')
+      .values({
+        org_id: f.orgId,
+        brand_id: f.brandId,
+        category_id: run.category_id,
+        run_id: runId,
+        prompt_id: (
+          await ctx.dbs.primary
+            .selectFrom('run_prompts')
+            .select('prompt_id')
+            .where('run_id', '=', runId)
+            .executeTakeFirstOrThrow()
+        ).prompt_id,
+        external_key: null,
+        model: 'copilot',
+        model_label: 'Copilot',
+        surface: 'api',
+        outcome: 'ok',
+        methodology: run.methodology,
+        has_mention_data: 1,
+        sample_count: 1,
+        mentioned: 1,
+        rank: 1,
+        sentiment: 'positive',
+        answer_text: 'x',
+        answer_html: null,
+        text_length: 1,
+        captured_at: run.finished_at as string,
+        created_at: run.finished_at as string,
+      })
+      .execute();
+    await refreshRunAggregates(ctx.dbs.primary, f.orgId, runId);
+
+    const after = await windowCoverage(ctx.dbs.read, scope, cover(0, Date.parse('2030-01-01T00:00:00Z')));
+    assert.equal(total(after), total(before) + 1 - Number(removed));
+    assert.deepEqual(sorted(after), sorted(await windowCoverage(ctx.dbs.read, scope, all)));
+    const observations = await windowObservations(ctx.dbs.read, scope, all, []);
+    assert.ok(observations.some((g) => g.model === 'copilot'));
+  });
+});

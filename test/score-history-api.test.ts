@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import type { App } from '../src/http/types.ts';
+import { appWithClock, Fixture } from './analytics-fixtures.ts';
+import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+
+// Score history, category deltas and the prompt change feed over the API, worked out by hand.
+// Now = 2026-03-15T12:00Z; the default window starts 2026-02-13T12:00Z.
+//
+// Prompt scores per run (chatgpt, one answer each): rank 1 → 100, rank 2 → 85, rank 3 → 70,
+// mentioned without rank → 50, not mentioned → 0.
+//   R1 A 1 Feb:  P1 100, P2 0        brand (P1,P2,P3) 50          category A 50
+//   R2 B 10 Feb: P3 50               (100 + 0 + 50)/3 = 50        category B 50
+//   R3 A 20 Feb: P1 85, P2 70        (85 + 70 + 50)/3 = 68.33     A (85 + 70)/2 = 77.5
+//   R4 B 1 Mar:  P3 100              (85 + 70 + 100)/3 = 85       B 100
+//   R5 A 10 Mar: P1 0                (0 + 70 + 100)/3 = 56.67     A (0 + 70)/2 = 35
+// plus R6 in an archived category (never counted), and a live category D without runs.
+
+describe('score history, category deltas and prompt changes', () => {
+  let ctx: TestContext;
+  let app: App;
+  let f: Fixture;
+  let key: string;
+  const runs: Record<string, number> = {};
+  const categories: Record<string, number> = {};
+  let p1: number;
+
+  before(async () => {
+    ctx = await createTestContext();
+    ({ app } = await appWithClock(ctx, '2026-03-15T12:00:00.000Z'));
+    const orgId = await insertOrg(ctx.dbs, 'acme');
+    key = await mintKey(ctx.dbs, orgId);
+    f = await Fixture.create(ctx.dbs.primary, orgId);
+    for (const name of ['A', 'B', 'D']) categories[name] = await f.category(name);
+    categories.C = await f.category('C', true);
+    const [a, b, c] = [categories.A as number, categories.B as number, categories.C as number];
+    p1 = await f.prompt(a);
+    const [p2, p3, p4] = [await f.prompt(a), await f.prompt(b), await f.prompt(c)];
+    const globex = await f.competitor(a, 'Globex');
+    runs.R1 = await f.run({
+      category: a,
+      finishedAt: '2026-02-01T10:00:00.000Z',
+      answers: [{ prompt: p1, mentioned: true, rank: 1 }, { prompt: p2 }],
+    });
+    runs.R2 = await f.run({
+      category: b,
+      finishedAt: '2026-02-10T10:00:00.000Z',
+      answers: [{ prompt: p3, mentioned: true }],
+    });
+    runs.R3 = await f.run({
+      category: a,
+      finishedAt: '2026-02-20T10:00:00.000Z',
+      answers: [
+        { prompt: p1, mentioned: true, rank: 2, sentiment: 'positive', competitors: [[globex, 1]] },
+        { prompt: p2, mentioned: true, rank: 3 },
+      ],
+    });
+    runs.R4 = await f.run({
+      category: b,
+      finishedAt: '2026-03-01T10:00:00.000Z',
+      answers: [{ prompt: p3, mentioned: true, rank: 1 }],
+    });
+    runs.R5 = await f.run({ category: a, finishedAt: '2026-03-10T10:00:00.000Z', answers: [{ prompt: p1 }] });
+    runs.R6 = await f.run({
+      category: c,
+      finishedAt: '2026-03-11T10:00:00.000Z',
+      answers: [{ prompt: p4, mentioned: true }],
+    });
+  });
+  after(async () => {
+    await app.close();
+    await ctx.close();
+  });
+
+  async function get(url: string) {
+    const res = await app.inject({ url, headers: bearer(key) });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  }
+  const point = (run: string, date: string, score: number) => ({
+    date: `2026-${date}T10:00:00.000Z`,
+    score,
+    runId: runs[run],
+  });
+
+  it('has one point per scored run in the window and the delta since its start', async () => {
+    assert.deepEqual(await get(`/api/brands/${f.brandId}/score-history/`), {
+      points: [point('R3', '02-20', 68.3), point('R4', '03-01', 85), point('R5', '03-10', 56.7)],
+      // Boundary: as of R2 (the last run before 13 February 12:00) = 50; 56.67 − 50 = 6.67.
+      windowedDelta: {
+        latestScore: 56.7,
+        boundaryScore: 50,
+        delta: 6.7,
+        asOfRunId: runs.R5,
+        spanLabel: '30d',
+        suppressedReason: null,
+      },
+    });
+  });
+
+  it('thins to limit points by time buckets, keeping the latest', async () => {
+    // Two 15-day buckets: [13 Feb 12:00, 28 Feb 12:00) holds R3; the second holds R4 and R5.
+    const two = await get(`/api/brands/${f.brandId}/score-history/?limit=2`);
+    assert.deepEqual(two.points, [point('R3', '02-20', 68.3), point('R5', '03-10', 56.7)]);
+    const one = await get(`/api/brands/${f.brandId}/score-history/?limit=1`);
+    assert.deepEqual(one.points, [point('R5', '03-10', 56.7)]);
+  });
+
+  it('ignores limit for since=all, and compares with the first scored run', async () => {
+    const body = await get(`/api/brands/${f.brandId}/score-history/?since=all&limit=2`);
+    assert.deepEqual(body.points, [
+      point('R1', '02-01', 50),
+      point('R2', '02-10', 50),
+      point('R3', '02-20', 68.3),
+      point('R4', '03-01', 85),
+      point('R5', '03-10', 56.7),
+    ]);
+    // 56.67 − 50 = 6.67.
+    assert.deepEqual(
+      [body.windowedDelta.boundaryScore, body.windowedDelta.delta, body.windowedDelta.spanLabel],
+      [50, 6.7, 'all time'],
+    );
+  });
+
+  it('agrees with the brand and category scores of their own endpoints', async () => {
+    const brand = await get(`/api/brands/${f.brandId}/`);
+    const history = await get(`/api/brands/${f.brandId}/score-history/?since=all`);
+    assert.equal(brand.averageScore, 56.7);
+    assert.equal(history.windowedDelta.latestScore, brand.averageScore);
+    const list = await get(`/api/brands/${f.brandId}/categories/`);
+    for (const category of list.results) {
+      const own = await get(`/api/categories/${category.id}/score-history/?since=all`);
+      assert.equal(own.windowedDelta.latestScore, category.averageScore, `category ${category.name}`);
+    }
+  });
+
+  it('gives a category its own history', async () => {
+    const body = await get(`/api/categories/${categories.A}/score-history/?since=all`);
+    // Category A: R1 50, R3 77.5, R5 35; 35 − 50 = −15.
+    assert.deepEqual(body, {
+      points: [point('R1', '02-01', 50), point('R3', '02-20', 77.5), point('R5', '03-10', 35)],
+      windowedDelta: {
+        latestScore: 35,
+        boundaryScore: 50,
+        delta: -15,
+        asOfRunId: runs.R5,
+        spanLabel: 'all time',
+        suppressedReason: null,
+      },
+    });
+  });
+
+  it('gives every non-archived category a windowed delta', async () => {
+    const body = await get(`/api/brands/${f.brandId}/category-deltas/`);
+    assert.deepEqual(body.deltas, {
+      // A: as of R1 (50) → R5 (35): −15. B: as of R2 (50) → R4 (100): +50. D: nothing scored.
+      [String(categories.A)]: {
+        latestScore: 35,
+        boundaryScore: 50,
+        delta: -15,
+        asOfRunId: runs.R5,
+        spanLabel: '30d',
+        suppressedReason: null,
+      },
+      [String(categories.B)]: {
+        latestScore: 100,
+        boundaryScore: 50,
+        delta: 50,
+        asOfRunId: runs.R4,
+        spanLabel: '30d',
+        suppressedReason: null,
+      },
+      [String(categories.D)]: {
+        latestScore: 0,
+        boundaryScore: null,
+        delta: null,
+        asOfRunId: null,
+        spanLabel: '30d',
+        suppressedReason: 'no_data',
+      },
+    });
+    const since = await get(`/api/brands/${f.brandId}/category-deltas/?since=2026-02-25`);
+    // A: as of R3 (77.5) → 35: −42.5.
+    assert.deepEqual(
+      [since.deltas[String(categories.A)].boundaryScore, since.deltas[String(categories.A)].delta],
+      [77.5, -42.5],
+    );
+  });
+
+  it('diffs a prompt’s latest scored run against the one before', async () => {
+    // P1: R5 (not mentioned) against R3 (rank 2, positive, Globex named).
+    assert.deepEqual(await get(`/api/prompts/${p1}/changes/`), {
+      hasBaseline: true,
+      comparedToRunId: runs.R3,
+      baselineIncomplete: false,
+      changes: [
+        { kind: 'model_mention', model: 'chatgpt', direction: 'stopped' },
+        { kind: 'competitor', name: 'Globex', direction: 'disappeared' },
+      ],
+    });
+  });
+
+  it('stays correct when a run is unpublished and published again', async () => {
+    const unpublish = async (publishedAt: string | null) => {
+      await ctx.dbs.primary
+        .updateTable('runs')
+        .set({ published_at: publishedAt })
+        .where('id', '=', runs.R5 as number)
+        .execute();
+      await refreshRunAggregates(ctx.dbs.primary, f.orgId, runs.R5 as number);
+    };
+    const before = await get(`/api/brands/${f.brandId}/analytics/`);
+    await unpublish(null);
+    const history = await get(`/api/brands/${f.brandId}/score-history/`);
+    // Without R5 the latest score is as of R4: 85; R5's answer leaves the window's 3 samples
+    // (R3 × 2, R4 × 1; R5 × 1 before).
+    assert.deepEqual([history.windowedDelta.latestScore, history.windowedDelta.asOfRunId], [85, runs.R4]);
+    assert.equal(before.metrics.sampleCount, 4);
+    assert.equal((await get(`/api/brands/${f.brandId}/analytics/`)).metrics.sampleCount, 3);
+    assert.equal((await get(`/api/prompts/${p1}/changes/`)).comparedToRunId, runs.R1);
+    await unpublish('2026-03-10T10:00:00.000Z');
+    assert.deepEqual(await get(`/api/brands/${f.brandId}/analytics/`), before);
+  });
+});
