@@ -1,8 +1,138 @@
-// `npm test`: the whole suite on the embedded database (SQLite).
+// `npm test`: the whole suite twice. First on the embedded database (SQLite, in-memory rate
+// limits), then on PostgreSQL and Redis, the production setup. Without those services the
+// second pass is skipped with a loud notice, except under CI (CI=true), where it is mandatory.
+//
+//   TEST_DATABASE_URL  admin URL of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test);
+//                      every test file creates, and drops, a database of its own on it
+//   TEST_REDIS_URL     Redis for the shared rate limit (default redis://127.0.0.1:6379)
+//   npm test -- test/a.test.ts ...   runs only those files, in both passes
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { globSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import pg from 'pg';
 
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', 'test/**/*.test.ts'], {
-  stdio: 'inherit',
-  env: { ...process.env },
-});
-process.exit(run.status ?? 1);
+const databaseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const ci = process.env.CI === 'true';
+// These need PostgreSQL or Redis themselves; the embedded pass leaves them to the second one.
+const SERVICE_ONLY = new Set([
+  'test/parity.test.ts',
+  'test/postgres.test.ts',
+  'test/redis-rate-limit.test.ts',
+]);
+
+const requested = process.argv.slice(2);
+const files = (requested.length > 0 ? requested : globSync('test/**/*.test.ts')).sort();
+
+function runSuite(label, suiteFiles, env) {
+  if (suiteFiles.length === 0) return { label, status: 'PASSED', note: 'no test files for this pass' };
+  process.stdout.write(`\n=== ${label}: ${suiteFiles.length} test files ===\n`);
+  const started = Date.now();
+  const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...suiteFiles], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { label, status: run.status === 0 ? 'PASSED' : 'FAILED', note: `${seconds} s` };
+}
+
+/** Why PostgreSQL or Redis cannot be used, or undefined when both answer. */
+async function unreachable() {
+  const reasons = [];
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } catch (error) {
+    reasons.push(`PostgreSQL at ${redact(databaseUrl)}: ${error.message || error.code}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  // The rejection only says the connection closed; the 'error' event says why.
+  let cause;
+  redis.on('error', (error) => {
+    cause ??= error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    reasons.push(`Redis at ${redact(redisUrl)}: ${(cause ?? error).message || error.code}`);
+  } finally {
+    redis.disconnect();
+  }
+  return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
+function redact(url) {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** Drops what a crashed test file may have left behind in this run. */
+async function dropLeftovers(prefix) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query('select datname from pg_database where datname like $1', [
+      `${prefix}\\_%`,
+    ]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } catch (error) {
+    process.stderr.write(`could not clean up test databases ${prefix}_*: ${error.message}\n`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const results = [];
+results.push(
+  runSuite(
+    'embedded pass (SQLite, in-memory rate limit)',
+    files.filter((f) => !SERVICE_ONLY.has(f)),
+    { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
+  ),
+);
+
+const productionLabel = 'production pass (PostgreSQL + Redis)';
+const reason = await unreachable();
+if (reason) {
+  const banner = '!'.repeat(100);
+  if (ci) {
+    process.stderr.write(
+      `\n${banner}\nCI=true and the ${productionLabel} cannot run: ${reason}\n${banner}\n`,
+    );
+    results.push({
+      label: productionLabel,
+      status: 'FAILED',
+      note: `services unreachable under CI: ${reason}`,
+    });
+  } else {
+    process.stderr.write(
+      `\n${banner}\nSKIPPED: the ${productionLabel} did NOT run: ${reason}\n` +
+        'Start PostgreSQL and Redis (or set TEST_DATABASE_URL / TEST_REDIS_URL) to run it; under CI=true it is mandatory.\n' +
+        `${banner}\n`,
+    );
+    results.push({ label: productionLabel, status: 'SKIPPED', note: reason });
+  }
+} else {
+  const prefix = `sl_test_${randomBytes(4).toString('hex')}`;
+  results.push(
+    runSuite(productionLabel, files, {
+      TEST_DATABASE_URL: databaseUrl,
+      TEST_REDIS_URL: redisUrl,
+      TEST_DATABASE_PREFIX: prefix,
+    }),
+  );
+  await dropLeftovers(prefix);
+}
+
+process.stdout.write('\n');
+for (const r of results) process.stdout.write(`${r.status.padEnd(7)} ${r.label} (${r.note})\n`);
+process.exit(results.some((r) => r.status === 'FAILED') ? 1 : 0);

@@ -3,17 +3,23 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import ajvFormats from 'ajv-formats';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { createGate } from './auth/gate.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './auth/rate-limit.ts';
+import type { RateLimitStore } from './auth/rate-limit.ts';
+import { createRateLimitStore } from './auth/redis-rate-limit.ts';
 import type { Config } from './config.ts';
 import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { NotFound, ValidationFailed } from './errors.ts';
+import { registerAccessLog } from './http/access-log.ts';
+import { registerErrorHandling, sendApiError } from './http/errors.ts';
+import { registerMetrics } from './http/metrics.ts';
 import type { App } from './http/types.ts';
+import { rejectNonDecimalIds } from './http/validation.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { categoryRoutes } from './routes/categories.ts';
+import { healthRoutes } from './routes/health.ts';
 import { recommendationRoutes } from './routes/recommendations.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { runRoutes } from './routes/runs.ts';
@@ -23,6 +29,8 @@ export interface BuildOptions {
   /** Share already-open databases (tests, the CLI); the app then leaves closing them to the caller. */
   databases?: Databases;
   rateLimitStore?: RateLimitStore;
+  /** Where "now" comes from (date windows, "end in the future"); tests pin it. */
+  clock?: () => Date;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -30,7 +38,6 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const dbs = options.databases ?? connectDatabases(config);
-  const rateLimit = options.rateLimitStore ?? new MemoryRateLimitStore();
 
   const app = Fastify({
     logger: options.logger ?? {
@@ -38,7 +45,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
     },
     trustProxy: config.trustProxy,
+    // One access line per request is written by http/access-log.ts instead.
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // A path that cannot be percent-decoded, or an id segment too long to be one, never reaches a
+    // route: answer in the API's own shapes (400 in DRF shape, 404) instead of Fastify's defaults.
+    frameworkErrors: (error, request, reply) => {
+      sendApiError(
+        reply.header('X-Request-Id', request.id),
+        error.code === 'FST_ERR_BAD_URL'
+          ? ValidationFailed.field('non_field_errors', 'The URL path is not validly percent-encoded.')
+          : new NotFound(),
+      );
+    },
     requestIdHeader: false,
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
@@ -46,9 +65,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' }, plugins: [ajvFormats as never] },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const rateLimit = options.rateLimitStore ?? createRateLimitStore(config, app.log);
 
   app.decorate('config', config);
   app.decorate('dbs', dbs);
+  app.decorate('clock', options.clock ?? (() => new Date()));
   app.addSchema(Detail);
   app.addSchema(FieldErrorsBody);
 
@@ -61,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     if (!route.url.startsWith('/api/') || route.config?.access?.public) return;
     route.attachValidation = true;
+    route.preValidation = [rejectNonDecimalIds, ...[route.preValidation ?? []].flat()];
     const handler = route.handler;
     route.handler = function budgeted(request, reply) {
       return withQueryBudget(config.queryTimeoutMs, async () => handler.call(this, request, reply));
@@ -87,6 +109,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
 
   registerErrorHandling(app);
+  registerAccessLog(app);
+  registerMetrics(app, { dbs, rateLimit });
   app.addHook(
     'onRequest',
     createGate({
@@ -113,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reportRoutes);
   await app.register(recommendationRoutes);
   await app.register(analyticsRoutes);
+  await app.register(healthRoutes, { dbs, rateLimit });
 
   app.addHook('onClose', async () => {
     await rateLimit.close();

@@ -8,6 +8,8 @@ export interface Config {
   databaseReadUrl: string | undefined;
   databasePoolSize: number;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
   port: number;
   host: string;
   publicBaseUrl: string | undefined;
@@ -16,6 +18,9 @@ export interface Config {
   logLevel: LogLevel;
   keyPepper: string | undefined;
   trustProxy: boolean;
+  /** Port of the Prometheus metrics listener; 0 disables it. */
+  metricsPort: number;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -70,16 +75,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
+  const primaryUrl = databaseUrl('DATABASE_URL', env.DATABASE_URL || 'sqlite:./data/sightline.db');
+  const readUrl = env.DATABASE_READ_URL ? databaseUrl('DATABASE_READ_URL', env.DATABASE_READ_URL) : undefined;
+  if (readUrl !== undefined && (readUrl.startsWith('sqlite:') || primaryUrl.startsWith('sqlite:'))) {
+    throw new ConfigError('DATABASE_READ_URL (a replica) needs both it and DATABASE_URL to be postgres://');
+  }
   const trustProxy = env.TRUST_PROXY ?? 'false';
   if (trustProxy !== 'true' && trustProxy !== 'false') {
     throw new ConfigError(`TRUST_PROXY must be true or false, got "${trustProxy}"`);
   }
+  const port = integer(env, 'PORT', 8000, 0, 65535);
+  const metricsPort = integer(env, 'METRICS_PORT', 9464, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both ${port}); 0 disables metrics`);
+  }
   return {
-    databaseUrl: databaseUrl('DATABASE_URL', env.DATABASE_URL || 'sqlite:./data/sightline.db'),
-    databaseReadUrl: env.DATABASE_READ_URL ? databaseUrl('DATABASE_READ_URL', env.DATABASE_READ_URL) : undefined,
+    databaseUrl: primaryUrl,
+    databaseReadUrl: readUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
     redisUrl,
-    port: integer(env, 'PORT', 8000, 0, 65535),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sightline:',
+    port,
     host: env.HOST || '127.0.0.1',
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
@@ -87,5 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     keyPepper: env.KEY_PEPPER || undefined,
     trustProxy: trustProxy === 'true',
+    metricsPort,
+    metricsHost: env.METRICS_HOST || env.HOST || '127.0.0.1',
   };
 }

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { type Dialect, Kysely } from 'kysely';
 import type { Config } from '../config.ts';
+import { interceptDialect } from './intercept.ts';
+import { DatabaseMonitor, type PoolName } from './monitor.ts';
+import { postgresDialect } from './postgres/pool.ts';
 import { inProcessSqliteDialect } from './sqlite/in-process-dialect.ts';
 import { openSqlite } from './sqlite/open.ts';
 import { readerPoolSqliteDialect } from './sqlite/reader-pool-dialect.ts';
@@ -12,69 +14,85 @@ export type DialectName = 'sqlite' | 'postgres';
 
 /**
  * The service's database handles. `primary` takes writes (migrations, CLI, imports); `read` serves
- * API reads and enforces the per-request database-work cap. They may be the same pool.
+ * API reads and enforces the per-request database-work cap; on PostgreSQL it may be a replica.
  */
 export interface Databases {
   dialect: DialectName;
   primary: Db;
   read: Db;
+  /** Statement times and pool usage, for metrics. */
+  monitor: DatabaseMonitor;
   close(): Promise<void>;
 }
-
-// PostgreSQL hands back int8 as strings and timestamptz as Date by default; the repositories
-// expect numbers and ISO-8601 text on both databases.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
-pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
-pg.types.setTypeParser(1114, (v) => new Date(`${v}Z`).toISOString());
 
 export function sqlitePath(url: string): string {
   return url.slice('sqlite:'.length);
 }
 
-function postgresPool(url: string, size: number, statementTimeoutMs?: number): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: size,
-    ...(statementTimeoutMs ? { options: `-c statement_timeout=${statementTimeoutMs}` } : {}),
-  });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  return pool;
+/**
+ * The primary pool only serves migrations, imports and the odd bookkeeping write (a key's
+ * last-used time), so it is a fraction of the read pool: connections are the scarce resource
+ * when many instances share one PostgreSQL.
+ */
+export function primaryPoolSize(readPoolSize: number): number {
+  return Math.max(2, Math.ceil(readPoolSize / 4));
 }
 
-export function connectDatabases(
-  config: Pick<Config, 'databaseUrl' | 'databaseReadUrl' | 'databasePoolSize' | 'queryTimeoutMs'>,
-): Databases {
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'databaseReadUrl' | 'databasePoolSize' | 'queryTimeoutMs'>;
+
+interface Dialects {
+  dialect: DialectName;
+  primary: Dialect;
+  read: Dialect;
+  /** Connections each pool may hold, for the pool-usage metrics. */
+  sizes: Record<PoolName, number>;
+}
+
+function dialects(config: DatabaseConfig): Dialects {
   if (config.databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(config.databaseUrl);
-    const primary = new Kysely<Database>({ dialect: inProcessSqliteDialect(openSqlite(path)) });
+    // Readers are processes; more of them than cores only adds contention.
     const readers = Math.max(1, Math.min(config.databasePoolSize, availableParallelism()));
-    const read = new Kysely<Database>({
-      dialect: readerPoolSqliteDialect(path, readers, config.queryTimeoutMs),
-    });
     return {
       dialect: 'sqlite',
-      primary,
-      read,
-      async close() {
-        await read.destroy();
-        await primary.destroy();
-      },
+      primary: inProcessSqliteDialect(openSqlite(path)),
+      read: readerPoolSqliteDialect(path, readers, config.queryTimeoutMs),
+      sizes: { primary: 1, read: readers },
     };
   }
-  const primary = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: postgresPool(config.databaseUrl, config.databasePoolSize) }),
-  });
-  const read = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: postgresPool(config.databaseReadUrl ?? config.databaseUrl, config.databasePoolSize, config.queryTimeoutMs),
-    }),
-  });
+  const sizes = { primary: primaryPoolSize(config.databasePoolSize), read: config.databasePoolSize };
   return {
     dialect: 'postgres',
+    primary: postgresDialect({
+      url: config.databaseUrl,
+      size: sizes.primary,
+      applicationName: 'sightline-primary',
+      defaultCapMs: undefined,
+    }),
+    read: postgresDialect({
+      url: config.databaseReadUrl ?? config.databaseUrl,
+      size: sizes.read,
+      applicationName: 'sightline-read',
+      defaultCapMs: config.queryTimeoutMs,
+    }),
+    sizes,
+  };
+}
+
+export function connectDatabases(config: DatabaseConfig): Databases {
+  const monitor = new DatabaseMonitor();
+  const chosen = dialects(config);
+  const primary = new Kysely<Database>({
+    dialect: interceptDialect(chosen.primary, monitor.track('primary', chosen.sizes.primary)),
+  });
+  const read = new Kysely<Database>({
+    dialect: interceptDialect(chosen.read, monitor.track('read', chosen.sizes.read)),
+  });
+  return {
+    dialect: chosen.dialect,
     primary,
     read,
+    monitor,
     async close() {
       await read.destroy();
       await primary.destroy();

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { App } from '../../src/http/types.ts';
+import { createTestServices } from './services.ts';
 
 // Every test file gets its own fresh database: a temporary SQLite file by default, or (when the
 // suite runs against PostgreSQL) a fresh database created for it.
@@ -18,11 +19,20 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(overrides: Partial<Config> = {}): Promise<TestContext> {
+export interface TestContextOptions {
+  /** Runs after the app is built and before `ready()`: the place to register test-only routes. */
+  beforeReady?: (app: App) => void | Promise<void>;
+}
+
+export async function createTestContext(
+  overrides: Partial<Config> = {},
+  options: TestContextOptions = {},
+): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-test-'));
+  const services = await createTestServices(join(dir, 'test.db'));
   const config: Config = {
     ...loadConfig({}),
-    databaseUrl: `sqlite:${join(dir, 'test.db')}`,
+    ...services.overrides,
     logLevel: 'silent',
     rateLimitPerMinute: 1_000_000,
     ...overrides,
@@ -30,6 +40,7 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
   const dbs = connectDatabases(config);
   await migrateToLatest(dbs.primary);
   const app = await buildApp(config, { databases: dbs, logger: false });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     config,
@@ -38,6 +49,7 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
     async close() {
       await app.close();
       await dbs.close();
+      await services.release();
       rmSync(dir, { recursive: true, force: true });
     },
   };

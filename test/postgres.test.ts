@@ -1,0 +1,265 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { connectDatabases, type Databases } from '../src/db/connect.ts';
+import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
+import type { App } from '../src/http/types.ts';
+import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { createTestDatabase } from './support/services.ts';
+
+// Production mode on PostgreSQL: the per-request cap enforced server-side by statement_timeout,
+// reads on a replica, recovery from lost connections and an unreachable database, and values
+// read back in the same shapes as on SQLite. scripts/test.mjs runs this file only in its
+// PostgreSQL pass; run alone, it uses the machine's local PostgreSQL.
+process.env.TEST_DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+const CAP_MS = 300;
+const access = { access: { scope: 'brands:read' as const } };
+
+function addProbeRoutes(app: App): void {
+  // One statement far longer than the cap.
+  app.get('/api/test-probe/sleep/', { config: access }, async () => {
+    await sql`select pg_sleep(5)`.execute(app.dbs.read);
+    return { slept: true };
+  });
+  // Two statements that each fit the cap but not together: the cap is per request.
+  app.get('/api/test-probe/two-sleeps/', { config: access }, async () => {
+    await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
+    await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
+    return { slept: true };
+  });
+  // The statement_timeout the server applies, before and after 150 ms of the budget is spent.
+  app.get('/api/test-probe/timeouts/', { config: access }, async () => {
+    const show = async () =>
+      (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(app.dbs.read)).rows[0]
+        ?.statement_timeout;
+    const first = await show();
+    await sleep(150);
+    return { first, second: await show() };
+  });
+  app.get('/api/test-probe/one/', { config: access }, async () => {
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
+    return rows[0];
+  });
+}
+
+const ms = (setting: string | undefined) => {
+  const match = /^(\d+)(ms)?$/.exec(setting ?? '');
+  assert.ok(match, `statement_timeout "${setting}"`);
+  return Number(match[1]);
+};
+
+async function activeStatements(dbs: Databases, pattern: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from pg_stat_activity
+    where state = 'active' and query like ${pattern} and pid <> pg_backend_pid()`.execute(dbs.primary);
+  return rows[0]?.n ?? -1;
+}
+
+describe('PostgreSQL: the per-request database-work cap is statement_timeout', () => {
+  let ctx: TestContext;
+  let key: string;
+  before(async () => {
+    // One read connection, so every request below reuses the one whose timeout was last set.
+    ctx = await createTestContext(
+      { queryTimeoutMs: CAP_MS, databasePoolSize: 1 },
+      { beforeReady: addProbeRoutes },
+    );
+    assert.equal(ctx.dbs.dialect, 'postgres');
+    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+  });
+  after(() => ctx.close());
+
+  it('cancels a slow statement server-side and answers 500 naming the cap', async () => {
+    const started = Date.now();
+    const res = await ctx.app.inject({ url: '/api/test-probe/sleep/', headers: bearer(key) });
+    const elapsed = Date.now() - started;
+    assert.equal(res.statusCode, 500);
+    assert.match(res.json().detail, /300 ms cap/);
+    // pg_sleep(5) would take 5 s; the cap is 300 ms plus a round trip or two.
+    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
+    // Cancelled by the server, not abandoned by the client: nothing still sleeps.
+    assert.equal(await activeStatements(ctx.dbs, '%pg_sleep(5)%'), 0);
+  });
+
+  it('serves the next request on the same connection with a fresh budget', async () => {
+    const res = await ctx.app.inject({ url: '/api/test-probe/one/', headers: bearer(key) });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { one: 1 });
+  });
+
+  it('caps the request as a whole: two 200 ms statements do not fit in 300 ms', async () => {
+    // Each statement alone fits the cap, so only a cap on the request's total can refuse this:
+    // the second statement gets the ~100 ms left.
+    const res = await ctx.app.inject({ url: '/api/test-probe/two-sleeps/', headers: bearer(key) });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.json().detail, /300 ms cap/);
+  });
+
+  it('sets statement_timeout to what is left of the budget', async () => {
+    const res = await ctx.app.inject({ url: '/api/test-probe/timeouts/', headers: bearer(key) });
+    assert.equal(res.statusCode, 200);
+    const { first, second } = res.json();
+    // First statement: at most the 300 ms cap (a setting within 25 ms above the remaining budget
+    // is reused). After 150 ms more, at most 300 − 150 + 25 = 175 ms remain allowed.
+    assert.ok(ms(first) <= CAP_MS && ms(first) >= CAP_MS - 100, `first ${first}`);
+    assert.ok(ms(second) <= 175 && ms(second) > 0, `second ${second}`);
+  });
+
+  it('caps reads outside a request at the configured cap, and leaves the primary uncapped', async () => {
+    const read = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(ctx.dbs.read);
+    assert.equal(ms(read.rows[0]?.statement_timeout), CAP_MS);
+    // Migrations and imports run on the primary and may take as long as they need.
+    const primary = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(ctx.dbs.primary);
+    assert.equal(primary.rows[0]?.statement_timeout, '0');
+  });
+});
+
+describe('PostgreSQL: lost connections and an unreachable database', () => {
+  let ctx: TestContext;
+  let key: string;
+  before(async () => {
+    ctx = await createTestContext({ queryTimeoutMs: 10_000 }, { beforeReady: addProbeRoutes });
+    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+  });
+  after(() => ctx.close());
+
+  async function terminateBackends(): Promise<number> {
+    const admin = connectDatabases({ ...ctx.config, databaseUrl: adminUrl, databasePoolSize: 1 });
+    try {
+      const { rows } = await sql<{ n: number }>`
+        select count(pg_terminate_backend(pid)) as n from pg_stat_activity
+        where datname = ${new URL(ctx.config.databaseUrl).pathname.slice(1)}`.execute(admin.primary);
+      return rows[0]?.n ?? 0;
+    } finally {
+      await admin.close();
+    }
+  }
+
+  it('answers 503 with Retry-After when a statement loses its connection, then recovers by itself', async () => {
+    // Warm the pools so there are backends to lose.
+    for (let i = 0; i < 3; i++) {
+      assert.equal(
+        (await ctx.app.inject({ url: '/api/test-probe/one/', headers: bearer(key) })).statusCode,
+        200,
+      );
+    }
+    const inFlight = ctx.app.inject({ url: '/api/test-probe/sleep/', headers: bearer(key) });
+    // Wait until the statement is running, then kill every backend of the database.
+    for (let i = 0; i < 100 && (await activeStatements(ctx.dbs, '%pg_sleep(5)%')) === 0; i++) await sleep(20);
+    assert.ok((await terminateBackends()) >= 2, 'terminated the pools backends');
+
+    const lost = await inFlight;
+    assert.equal(lost.statusCode, 503, lost.body);
+    assert.ok(Number(lost.headers['retry-after']) >= 1, 'Retry-After');
+    assert.ok(lost.json().detail);
+
+    // Idle pooled connections died too; the pools replace them without help. Allow a request or
+    // two to meet a connection whose death is still in flight, but never a 500.
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await ctx.app.inject({ url: '/api/test-probe/one/', headers: bearer(key) });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 503) assert.ok(res.headers['retry-after']);
+    }
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 503),
+      `statuses ${statuses}`,
+    );
+    assert.deepEqual(statuses.slice(-5), [200, 200, 200, 200, 200], `statuses ${statuses}`);
+  });
+
+  it('answers 503 with Retry-After, and /readyz 503, while the database cannot be reached', async () => {
+    // Nothing listens on port 1: every connection attempt is refused, as during a restart.
+    const down = 'postgres://postgres@127.0.0.1:1/nowhere';
+    const app = await buildApp(
+      { ...ctx.config, databaseUrl: down, databaseReadUrl: down, redisUrl: undefined },
+      { logger: false },
+    );
+    try {
+      const res = await app.inject({ url: '/api/test-probe/one/', headers: bearer(key) });
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.headers['retry-after'], '5');
+      assert.ok(res.json().detail);
+      const ready = await app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      assert.equal(ready.json().checks.database, 'unreachable');
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200, 'still alive');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('PostgreSQL: reads on a replica (DATABASE_READ_URL)', () => {
+  it('sends API reads to the read URL and everything else to the primary', async () => {
+    const primary = await createTestDatabase(adminUrl);
+    const replica = await createTestDatabase(adminUrl);
+    const dbs = connectDatabases({
+      databaseUrl: primary.url,
+      databaseReadUrl: replica.url,
+      databasePoolSize: 2,
+      queryTimeoutMs: 1000,
+    });
+    try {
+      const current = async (db: Databases['read']) =>
+        (await sql<{ db: string }>`select current_database() as db`.execute(db)).rows[0]?.db;
+      assert.equal(await current(dbs.read), new URL(replica.url).pathname.slice(1));
+      assert.equal(await current(dbs.primary), new URL(primary.url).pathname.slice(1));
+    } finally {
+      await dbs.close();
+      await primary.drop();
+      await replica.drop();
+    }
+  });
+});
+
+describe('PostgreSQL: values come back as on SQLite', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx.close());
+
+  it('reads timestamps as ISO-8601 UTC text whatever the server time zone, and counts as numbers', async () => {
+    const name = new URL(ctx.config.databaseUrl).pathname.slice(1);
+    // A server or database in another zone must not change what the API serves.
+    await sql`alter database ${sql.id(name)} set timezone = 'Asia/Kolkata'`.execute(ctx.dbs.primary);
+    const fresh = connectDatabases({ ...ctx.config, databasePoolSize: 1 });
+    try {
+      const orgId = await insertOrg(ctx.dbs, 'acme');
+      const row = await fresh.read
+        .selectFrom('organizations')
+        .select(['id', 'created_at'])
+        .where('id', '=', orgId)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.created_at, '2026-01-01T00:00:00.000Z');
+      assert.equal(row.id, orgId);
+      const { rows } = await sql<{ n: number; total: number; avg: number }>`
+        select count(*) as n, sum(id) as total, avg(api_access) as avg from organizations`.execute(
+        fresh.read,
+      );
+      // One organization with api_access 1: count 1, sum of ids = its id, average 1.
+      assert.deepEqual(rows[0], { n: 1, total: orgId, avg: 1 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('parses PostgreSQL timestamp text exactly, offsets and microseconds included', () => {
+    assert.equal(isoFromPostgres('2026-03-04 05:06:07+00'), '2026-03-04T05:06:07.000Z');
+    assert.equal(isoFromPostgres('2026-03-04 05:06:07.123456+00'), '2026-03-04T05:06:07.123Z');
+    // 10:36:07.5 at +05:30 is 05:06:07.5 UTC.
+    assert.equal(isoFromPostgres('2026-03-04 10:36:07.5+05:30'), '2026-03-04T05:06:07.500Z');
+    // 00:30 at −01:00 is 01:30 UTC the same day.
+    assert.equal(isoFromPostgres('2026-03-04 00:30:00-01'), '2026-03-04T01:30:00.000Z');
+    // A year below 100 stays that year (Date's own parser would read 0099 as 1999).
+    assert.equal(isoFromPostgres('0099-01-01 00:00:00+00'), '0099-01-01T00:00:00.000Z');
+    // `timestamp` without a zone is taken as UTC.
+    assert.equal(isoFromPostgres('2026-03-04 05:06:07'), '2026-03-04T05:06:07.000Z');
+    assert.equal(isoFromPostgres('infinity'), 'infinity');
+  });
+});
