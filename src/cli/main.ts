@@ -3,6 +3,18 @@
 // 0 ok, 2 usage error, 1 failure, with a one-line message on stderr.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
+import { register as analyze } from './commands/analyze.ts';
+import { register as brands } from './commands/brands.ts';
+import { register as categories } from './commands/categories.ts';
+import { register as competitors } from './commands/competitors.ts';
+import { register as demo } from './commands/demo.ts';
+import { register as keys } from './commands/keys.ts';
+import { register as orgs } from './commands/orgs.ts';
+import { register as prompts } from './commands/prompts.ts';
+import { register as reports } from './commands/reports.ts';
+import { register as runs } from './commands/runs.ts';
+import { register as serve } from './commands/serve.ts';
+import { register as start } from './commands/start.ts';
 import { UsageError } from './errors.ts';
 
 const program = new Command('sightline')
@@ -10,14 +22,31 @@ const program = new Command('sightline')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-const groups: Array<(program: Command) => void> = [];
+const groups: Array<(program: Command) => void> = [
+  start,
+  serve,
+  demo,
+  orgs,
+  keys,
+  reports,
+  brands,
+  categories,
+  prompts,
+  competitors,
+  runs,
+  analyze,
+];
 for (const register of groups) register(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) {
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+    ) {
       process.exit(0);
     }
     process.exit(2);
