@@ -16,7 +16,9 @@ const fingerprint = () =>
     .digest('hex');
 
 const installed =
-  existsSync('node_modules/.bin/node') && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === fingerprint();
+  existsSync('node_modules/.bin/node') &&
+  existsSync(stampFile) &&
+  readFileSync(stampFile, 'utf8') === fingerprint();
 if (!installed) {
   process.stderr.write('sightline: installing dependencies (npm install)...\n');
   execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });

@@ -95,7 +95,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       info: {
         title: 'Sightline API',
         version: '1.0.0',
-        description: 'Read-only brand-visibility monitoring data: brands, runs, answers, analytics and reports.',
+        description:
+          'Read-only brand-visibility monitoring data: brands, runs, answers, analytics and reports.',
       },
       components: {
         securitySchemes: {
@@ -125,10 +126,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('X-Request-Id', request.id);
   });
 
-  app.get(
-    '/api/openapi.json',
-    { schema: { hide: true }, config: { access: { public: true } } },
-    async () => app.swagger(),
+  app.get('/api/openapi.json', { schema: { hide: true }, config: { access: { public: true } } }, async () =>
+    app.swagger(),
   );
 
   await app.register(brandRoutes);

@@ -34,13 +34,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
 function databaseUrl(name: string, raw: string): string {
   if (raw.startsWith('sqlite:')) {
-    if (raw.length <= 'sqlite:'.length) throw new ConfigError(`${name} "sqlite:" needs a file path, e.g. sqlite:./data/sightline.db`);
+    if (raw.length <= 'sqlite:'.length)
+      throw new ConfigError(`${name} "sqlite:" needs a file path, e.g. sqlite:./data/sightline.db`);
     return raw;
   }
   if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {

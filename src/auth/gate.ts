@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
 import { findKeyForAuthentication, touchKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
 import type { Organization, Plan } from '../db/organizations.ts';
 import { PLANS } from '../db/organizations.ts';
+import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
 import { parseKey, type Scope, secretMatches } from './keys.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
@@ -48,7 +48,8 @@ function presentedKey(request: FastifyRequest): string | undefined {
   if (apiKey !== undefined) return apiKey.trim();
   if (authorization === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new NotAuthenticated('Invalid Authorization header. Use "Authorization: Bearer <API_KEY>".');
+  if (!match)
+    throw new NotAuthenticated('Invalid Authorization header. Use "Authorization: Bearer <API_KEY>".');
   return match[1];
 }
 

@@ -24,7 +24,10 @@ function scopesOf(text: string): Scope[] {
   return text.split(' ').filter(Boolean) as Scope[];
 }
 
-export async function findKeyForAuthentication(db: Db, keyId: string): Promise<KeyForAuthentication | undefined> {
+export async function findKeyForAuthentication(
+  db: Db,
+  keyId: string,
+): Promise<KeyForAuthentication | undefined> {
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.id', 'k.org_id')
@@ -106,7 +109,17 @@ export async function insertKey(
 export async function listKeys(db: Db, orgId: number): Promise<ApiKeyRecord[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'org_id', 'key_id', 'name', 'scopes', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'])
+    .select([
+      'id',
+      'org_id',
+      'key_id',
+      'name',
+      'scopes',
+      'created_at',
+      'last_used_at',
+      'expires_at',
+      'revoked_at',
+    ])
     .where('org_id', '=', orgId)
     .orderBy('id')
     .execute();
@@ -132,7 +145,11 @@ export async function revokeKey(db: Db, keyId: string, at: string): Promise<bool
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (result.numUpdatedRows > 0n) return true;
-  const existing = await db.selectFrom('api_keys').select('id').where('key_id', '=', keyId).executeTakeFirst();
+  const existing = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('key_id', '=', keyId)
+    .executeTakeFirst();
   return existing !== undefined;
 }
 

@@ -1,6 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import * as initial from './migrations/0001_initial.ts';
 import type { Db } from './connect.ts';
+import * as initial from './migrations/0001_initial.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.

@@ -6,7 +6,10 @@ export const Timestamp = Type.String({ format: 'date-time' });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const Detail = Type.Object({ detail: Type.String() }, { $id: 'Detail', description: 'Error message.' });
+export const Detail = Type.Object(
+  { detail: Type.String() },
+  { $id: 'Detail', description: 'Error message.' },
+);
 export const FieldErrorsBody = Type.Record(Type.String(), Type.Array(Type.String()), {
   $id: 'FieldErrors',
   description: 'Each offending parameter (or non_field_errors) mapped to its messages.',
@@ -15,7 +18,10 @@ export const FieldErrorsBody = Type.Record(Type.String(), Type.Array(Type.String
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, description: '1-based page number.' })),
   page_size: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Items per page; default 25, values above 100 are clamped to 100.' }),
+    Type.Integer({
+      minimum: 1,
+      description: 'Items per page; default 25, values above 100 are clamped to 100.',
+    }),
   ),
 };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
-import { generateKey, hashSecret, type Scope, SCOPES } from '../../src/auth/keys.ts';
+import { generateKey, hashSecret, SCOPES, type Scope } from '../../src/auth/keys.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -81,7 +81,12 @@ export async function insertOrg(
 export async function mintKey(
   dbs: Databases,
   orgId: number,
-  options: { scopes?: readonly Scope[]; expiresAt?: string | null; revokedAt?: string | null; pepper?: string } = {},
+  options: {
+    scopes?: readonly Scope[];
+    expiresAt?: string | null;
+    revokedAt?: string | null;
+    pepper?: string;
+  } = {},
 ): Promise<string> {
   const { key, keyId, secret } = generateKey();
   await dbs.primary

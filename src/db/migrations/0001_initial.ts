@@ -67,7 +67,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('external_key', 'text')
     .execute();
   await db.schema.createIndex('brands_org').on('brands').columns(['org_id', 'status']).execute();
-  await db.schema.createIndex('brands_external_key').on('brands').columns(['org_id', 'external_key']).unique().execute();
+  await db.schema
+    .createIndex('brands_external_key')
+    .on('brands')
+    .columns(['org_id', 'external_key'])
+    .unique()
+    .execute();
 
   await t
     .withId(db.schema.createTable('categories'))
@@ -119,7 +124,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addUniqueConstraint('competitors_category_key', ['category_id', 'canonical_key'])
     .execute();
-  await db.schema.createIndex('competitors_org').on('competitors').columns(['org_id', 'category_id']).execute();
+  await db.schema
+    .createIndex('competitors_org')
+    .on('competitors')
+    .columns(['org_id', 'category_id'])
+    .execute();
 
   // Names the analyzer found ranked in answers that are not tracked competitors yet: suggestions
   // for `sightline competitors add`, counted per category over imported answers.
@@ -157,13 +166,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('total_prompts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('runs_brand').on('runs').columns(['org_id', 'brand_id', 'finished_at']).execute();
+  await db.schema
+    .createIndex('runs_brand')
+    .on('runs')
+    .columns(['org_id', 'brand_id', 'finished_at'])
+    .execute();
   await db.schema
     .createIndex('runs_category')
     .on('runs')
     .columns(['org_id', 'category_id', 'finished_at'])
     .execute();
-  await db.schema.createIndex('runs_external_id').on('runs').columns(['org_id', 'external_id']).unique().execute();
+  await db.schema
+    .createIndex('runs_external_id')
+    .on('runs')
+    .columns(['org_id', 'external_id'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('run_prompts')

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 
 // Kysely's SQLite dialect speaks the better-sqlite3 interface; node:sqlite differs only in taking
 // parameters spread rather than as an array, and in how it reports whether a statement reads.
