@@ -1,17 +1,21 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { getDomain } from 'tldts';
 import type { Db } from '../src/db/connect.ts';
 import { visibleRun } from '../src/db/run-scores.ts';
 import type { Database } from '../src/db/types.ts';
-import { registrableDomain } from '../src/demo/derive.ts';
+import { answerKey } from '../src/demo/history.ts';
 import { markdownToHtml } from '../src/demo/markdown.ts';
 import { buildPdf } from '../src/demo/pdf.ts';
 import { Prng } from '../src/demo/prng.ts';
 import {
   DemoConflictError,
   type DemoManifest,
+  demoBrandHistory,
   ensureDemo,
   findDemoManifest,
   seedDemo,
@@ -413,45 +417,91 @@ describe('demo data', () => {
     assert.equal(withoutText?.text_length, 0);
   });
 
-  it('derives mentions and ranks that agree with the answer text', async () => {
-    const responses = await db
-      .selectFrom('responses')
-      .select(['id', 'answer_text', 'mentioned', 'rank', 'sentiment', 'methodology'])
-      .where('brand_id', 'in', [9, 1])
-      .where('outcome', '=', 'ok')
-      .where('answer_text', 'is not', null)
-      .execute();
-    const mentions = await db
-      .selectFrom('response_mentions')
-      .select(['response_id', 'name', 'rank', 'is_brand', 'competitor_id'])
-      .where('response_id', 'in', db.selectFrom('responses').select('id').where('brand_id', 'in', [9, 1]))
-      .execute();
-    const byResponse = new Map<number, typeof mentions>();
-    for (const m of mentions) byResponse.set(m.response_id, [...(byResponse.get(m.response_id) ?? []), m]);
-    assert.ok(responses.length > 5000);
-    for (const r of responses) {
-      const list = (byResponse.get(r.id) ?? []).sort((x, y) => (x.rank ?? 0) - (y.rank ?? 0));
-      const text = r.answer_text as string;
-      assert.ok(list.length >= 2, `response ${r.id} names too few entities`);
-      // Each named entity appears in the text, in rank order of first appearance.
-      let last = -1;
-      for (const m of list) {
-        const at = text.indexOf(m.name);
-        assert.ok(at >= 0, `response ${r.id}: "${m.name}" is not in the text`);
-        if (m.rank !== null) {
-          assert.ok(at > last, `response ${r.id}: "${m.name}" (rank ${m.rank}) appears out of order`);
-          last = at;
+  it("is read by the import's analyzer exactly as each answer was scripted", async () => {
+    // The demo brand and globex's Tallyfield CRM (the first brand), every answer of their history:
+    // what the import stored for it against the script its text was written from.
+    for (const [brandIndex, brandId] of [
+      [8, 9],
+      [0, 1],
+    ] as const) {
+      const rows = await db
+        .selectFrom('responses')
+        .select(['id', 'external_key', 'outcome', 'has_mention_data', 'mentioned', 'rank', 'sentiment'])
+        .where('brand_id', '=', brandId)
+        .execute();
+      const mentions = await db
+        .selectFrom('response_mentions as m')
+        .innerJoin('responses as x', 'x.id', 'm.response_id')
+        .leftJoin('competitors as c', 'c.id', 'm.competitor_id')
+        .select(['m.response_id', 'm.is_brand', 'm.rank', 'c.canonical_key'])
+        .where('x.brand_id', '=', brandId)
+        .orderBy('m.response_id')
+        .orderBy('m.rank')
+        .execute();
+      const citations = await db
+        .selectFrom('response_citations as c')
+        .innerJoin('responses as x', 'x.id', 'c.response_id')
+        .select(['c.response_id', 'c.url'])
+        .where('x.brand_id', '=', brandId)
+        .orderBy('c.response_id')
+        .orderBy('c.position')
+        .execute();
+      const byKey = new Map(rows.map((r) => [r.external_key, r]));
+      const mentionsOf = Map.groupBy(mentions, (m) => m.response_id);
+      const citationsOf = Map.groupBy(citations, (c) => c.response_id);
+
+      let scripted = 0;
+      for (const { plan, observations } of demoBrandHistory(brandIndex, MORNING)) {
+        for (const o of observations) {
+          const key = answerKey(plan, o.ask);
+          const row = byKey.get(key);
+          assert.ok(row, `answer ${key} was not imported`);
+          byKey.delete(key);
+          const script = o.script;
+          // An ok legacy answer that lost its text cannot be read: it has no mention data.
+          assert.equal(row.has_mention_data, o.outcome === 'ok' && o.text === null ? 0 : 1, key);
+          const entities = script?.entities ?? [];
+          const brandAt = entities.findIndex((e) => e.isBrand);
+          // Ranks are positions in the script (list, table, sections, or order of first mention).
+          assert.deepEqual(
+            [row.mentioned, row.rank, row.sentiment],
+            brandAt < 0 ? [0, null, null] : [1, brandAt + 1, script?.brandTone],
+            `${key}: brand mention, rank and sentiment`,
+          );
+          assert.deepEqual(
+            (mentionsOf.get(row.id) ?? []).map((m) => [m.is_brand, m.canonical_key, m.rank]),
+            entities.map((e, i) => [e.isBrand ? 1 : 0, e.canonicalKey, i + 1]),
+            `${key}: mentions`,
+          );
+          assert.deepEqual(
+            (citationsOf.get(row.id) ?? []).map((c) => c.url),
+            o.citationUrls,
+            `${key}: citations`,
+          );
+          if (script) scripted++;
         }
-        assert.equal(m.is_brand === 1, m.competitor_id === null);
       }
-      const brand = list.find((m) => m.is_brand === 1);
-      assert.equal(r.mentioned, brand ? 1 : 0);
-      assert.equal(r.rank, brand?.rank ?? null);
-      assert.equal(r.sentiment === null, !brand);
-      // Legacy captures kept mentions but not positions.
-      assert.equal(
-        list.every((m) => m.rank === null),
-        r.methodology === 'legacy',
+      assert.deepEqual([...byKey.keys()], [], `brand ${brandId} has answers the history does not`);
+      assert.ok(scripted > 1000, `brand ${brandId}: ${scripted} scripted answers`);
+    }
+  });
+
+  it('writes answers only through the import: no demo code writes what the analyzer derives', () => {
+    // Runs, responses, mentions, citations and scores are the import's to write; the demo may
+    // read them (the manifest does), never insert, update or delete them.
+    const derivedTables =
+      /'(runs|run_prompts|responses|response_mentions|response_citations|run_prompt_scores)( as \w+)?'/g;
+    const dir = join(import.meta.dirname, '../src/demo');
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const source = readFileSync(join(dir, file), 'utf8');
+      for (const match of source.matchAll(derivedTables)) {
+        const before = source.slice(Math.max(0, match.index - 20), match.index);
+        assert.match(before, /(selectFrom|innerJoin|leftJoin)\($/, `src/demo/${file} writes ${match[1]}`);
+      }
+      assert.doesNotMatch(
+        source,
+        /\b(insert\s+into|update|delete\s+from)\s+(runs|run_prompts|responses|response_\w+)\b/i,
       );
     }
   });
@@ -476,7 +526,7 @@ describe('demo data', () => {
       assert.equal(row.position, previous.position + 1);
       assert.ok(at > previous.at, `citations of response ${row.response_id} are out of order`);
       previous = { response: row.response_id, position: row.position, at };
-      assert.equal(row.domain, registrableDomain(row.url));
+      assert.equal(row.domain, getDomain(row.url));
       assert.ok(!row.domain.startsWith('www.'));
     }
     const domains = new Set(rows.map((r) => r.domain));

@@ -1,7 +1,8 @@
 // Synthetic answers: what an answer engine would have said, as markdown text plus the URLs it
 // cites, in the varied formats real engines use. This file only writes text from a script; what
-// the text means (mentions, ranks, sentiment, sources) is derived elsewhere (derive.ts), so the
-// derivation can later be swapped for the real analyzer without touching the wording.
+// the text means (mentions, ranks, sentiment, sources) is read back by the real analyzer when the
+// answers are imported, so the wording must say what the script intends: a neutral line carries
+// no evaluative word, and nothing else in the brand's list item or table row leans either way.
 import type { CitationStyle } from './catalog.ts';
 import type { Prng } from './prng.ts';
 
@@ -57,7 +58,7 @@ const BEST_FOR = [
   'Growing teams',
   'Enterprises',
   'Tight budgets',
-  'Fast setup',
+  'Mid-sized teams',
   'Power users',
 ];
 
@@ -67,10 +68,13 @@ const BRAND_LINES: Record<Tone, readonly string[]> = {
     '{name} is a strong pick: {strength}, and users rate it highly for reliability.',
     '{name} is often recommended for {strength}; customers describe it as easy to love.',
   ],
+  // The strengths are praise ("a clean interface", "strong automation"): a neutral line names
+  // none, only plain facts.
   neutral: [
-    '{name} offers {strength}.',
-    '{name} covers the essentials, including {strength}.',
-    '{name} is another option, with {strength}.',
+    '{name} is another option among {topic}.',
+    '{name} covers the core features most teams look for.',
+    '{name} offers the standard feature set, with plans for teams of different sizes.',
+    '{name} appears on many shortlists of {topic}.',
   ],
   negative: [
     '{name} has {strength}, but users report a clunky interface and slow support replies.',
@@ -114,7 +118,11 @@ export function writeAnswer(script: AnswerScript, prng: Prng): SyntheticAnswer {
   };
   const describe = (entity: ScriptEntity): string =>
     entity.isBrand && script.brandTone
-      ? fill(prng.pick(BRAND_LINES[script.brandTone]), { name: entity.name, strength: entity.strength })
+      ? fill(prng.pick(BRAND_LINES[script.brandTone]), {
+          name: entity.name,
+          strength: entity.strength,
+          topic: script.topic,
+        })
       : `${capitalise(entity.strength)}.`;
 
   const parts: string[] = [];

@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/types.ts';
 
-export const BATCH_ROWS = 500;
+const BATCH_ROWS = 500;
 
 export async function insertRows<T extends keyof Database & string>(
   db: Db,

@@ -1,9 +1,9 @@
 // The rendered bytes of a demo report: one short document, as a PDF and as a self-contained HTML
 // page. The wording summarises the brand's monitoring set-up; the figures of a real report come
 // with report generation, a later piece of work.
+import { registrableDomain } from '../domain/analytics.ts';
 import type { BrandSpec } from './catalog.ts';
 import { modelSpec } from './catalog.ts';
-import { registrableDomain } from './derive.ts';
 import { buildPdf } from './pdf.ts';
 
 export const REPORT_TYPE_TITLES: Record<string, string> = {

@@ -21,10 +21,9 @@ export interface Observation {
   model: ModelSpec;
   outcome: Outcome;
   sampleCount: number;
-  hasMentionData: boolean;
   text: string | null;
   html: string | null;
-  /** The recipe of the text, when the answer named anything worth deriving fields from. */
+  /** The recipe the text was written from: what it means to say. Null for answers without text. */
   script: AnswerScript | null;
   citationUrls: string[];
 }
@@ -153,7 +152,6 @@ export function observeRun(
       ask,
       model,
       sampleCount,
-      hasMentionData: !ask.lostMentionData,
       script: null,
       citationUrls: [],
     };

@@ -2,7 +2,9 @@
 // reports and recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
-import { ORGS } from './catalog.ts';
+import { BRANDS } from './brands.ts';
+import { type BrandSpec, ORGS } from './catalog.ts';
+import { brandHistory, type HistoryRun } from './history.ts';
 import { type DemoManifest, findDemoManifest } from './manifest.ts';
 import { Prng } from './prng.ts';
 import { anchorOf } from './timeline.ts';
@@ -17,6 +19,20 @@ const SEED = 'sightline-demo-v1';
 
 export class DemoConflictError extends Error {
   override name = 'DemoConflictError';
+}
+
+function historyOf(spec: BrandSpec, brandIndex: number, anchor: number): HistoryRun[] {
+  return brandHistory(spec, brandIndex, anchor, new Prng(SEED).derive(`brand/${spec.name}`));
+}
+
+/**
+ * The runs and answers (with the scripts they were written from) that seeding on `now`'s day
+ * imports for the brand at `brandIndex` of the demo's brands.
+ */
+export function demoBrandHistory(brandIndex: number, now: Date): HistoryRun[] {
+  const spec = BRANDS[brandIndex];
+  if (!spec) throw new Error(`the demo has no brand at index ${brandIndex}`);
+  return historyOf(spec, brandIndex, anchorOf(now));
 }
 
 /**
@@ -44,8 +60,10 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
       throw new DemoConflictError(`cannot seed the demo into this database: ${why}; use a fresh database`);
     }
     const ids = await writeCatalog(trx, anchor);
+    // The import's clock is the anchor too: every answer was captured before it, and the rows the
+    // import stamps with its clock come out the same for any moment of the day.
     for (const [index, brand] of ids.brands.entries()) {
-      await writeBrandHistory(trx, brand, index, anchor, prng.derive(`brand/${brand.spec.name}`));
+      await writeBrandHistory(trx, brand, historyOf(brand.spec, index, anchor), new Date(anchor));
     }
     // Recommendations first: generated reports list the open ones.
     await writeRecommendations(trx, ids, anchor, prng.derive('recommendations'));

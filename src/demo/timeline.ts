@@ -22,7 +22,7 @@ export interface Ask {
   model: string;
   repeat: number;
   capturedAt: number;
-  /** A legacy capture whose mention data was not kept. */
+  /** A legacy capture whose text was not kept, and with it its mention data. */
   lostMentionData: boolean;
 }
 
@@ -33,12 +33,11 @@ export interface RunPlan {
   status: 'completed' | 'running' | 'failed';
   methodology: 'sample_v1' | 'legacy';
   startedAt: number;
-  finishedAt: number | null;
-  publishedAt: number | null;
-  promptIndexes: number[];
-  completedPrompts: number;
+  /** A completed current-methodology run left unpublished, as an operator would before checking it. */
+  heldBack: boolean;
   /** Asks per prompt and model: above 1 each ask is its own answer, never merged into a sample. */
   repeats: number;
+  /** What was asked, in order; their capture times are the run's start and finish. */
   asks: Ask[];
 }
 
@@ -87,9 +86,7 @@ export function planRuns(brand: BrandSpec, brandIndex: number, anchor: number, p
           }
         }
       }
-      const finishedAt = kind === 'in_flight' ? null : startedAt + (asks.length * ASK_SECONDS + 30) * 1000;
       const status = kind === 'in_flight' ? 'running' : failed ? 'failed' : 'completed';
-      const unpublished = has(brand.unpublishedRuns, categoryIndex, daysAgo) && kind === 'daily';
       return {
         externalId: `demo-b${brandIndex + 1}-c${categoryIndex + 1}-d${daysAgo}-${kind}`,
         categoryIndex,
@@ -97,13 +94,11 @@ export function planRuns(brand: BrandSpec, brandIndex: number, anchor: number, p
         status,
         methodology: legacy ? 'legacy' : 'sample_v1',
         startedAt,
-        finishedAt,
-        publishedAt:
-          status === 'completed' && !legacy && !unpublished && finishedAt !== null
-            ? finishedAt + 40 * MINUTE_MS
-            : null,
-        promptIndexes,
-        completedPrompts: done,
+        heldBack:
+          status === 'completed' &&
+          !legacy &&
+          kind === 'daily' &&
+          has(brand.unpublishedRuns, categoryIndex, daysAgo),
         repeats,
         asks,
       };

@@ -102,59 +102,77 @@ export async function check(
     }
   };
 
+  // Lines are read BATCH ahead, so that the runs they name are looked up in one query; each line is
+  // then judged in order, exactly as if it had just been read.
+  let ahead: Array<{ lineNo: number; resolved: Resolved | { errors: string[] } }> = [];
+  const judge = async () => {
+    const unseen = ahead.flatMap(({ resolved: r }) =>
+      'errors' in r || plans.has(runKey(r.orgId, r.line.run)) ? [] : [r],
+    );
+    for (const [orgId, entries] of Map.groupBy(unseen, (r) => r.orgId)) {
+      await lookups.prefetchRuns(
+        orgId,
+        entries.map((r) => r.line.run),
+      );
+    }
+    for (const { lineNo, resolved } of ahead) {
+      if ('errors' in resolved) {
+        for (const message of resolved.errors) fail(lineNo, message);
+        continue;
+      }
+      const { line, orgId, key } = resolved;
+      const status = line.runStatus;
+      const id = runKey(orgId, line.run);
+      let plan = plans.get(id);
+      if (!plan) {
+        const existing = await lookups.run(orgId, line.run);
+        const finished = existing && existing.status !== 'running' && existing.status !== 'queued';
+        plan = {
+          orgId,
+          externalId: line.run,
+          brandId: existing?.brandId ?? resolved.brandId,
+          categoryId: existing?.categoryId ?? resolved.categoryId,
+          status: finished ? (existing.status as RunStatus) : status,
+          methodology: (existing?.methodology as Methodology | undefined) ?? line.methodology,
+          existing,
+          line: lineNo,
+        };
+        plans.set(id, plan);
+      }
+      const conflict = runConflict(plan, {
+        categoryId: resolved.categoryId,
+        status,
+        methodology: line.methodology,
+      });
+      if (conflict) fail(lineNo, conflict);
+      const first = keys.get(answerKey(orgId, key));
+      if (first !== undefined) {
+        fail(
+          lineNo,
+          line.externalKey
+            ? `externalKey "${key}" repeats line ${first}`
+            : `repeats the answer of line ${first} (same run, prompt, model, surface and capturedAt); give each an externalKey or merge them with sampleCount`,
+        );
+        continue;
+      }
+      keys.set(answerKey(orgId, key), lineNo);
+      pending.push({ ...resolved, lineNo });
+      if (pending.length >= BATCH) await flush();
+    }
+    ahead = [];
+  };
+
   let answers = 0;
   for await (const { line: lineNo, parsed } of readLines(source)) {
     answers++;
     if (answers % PROGRESS_EVERY === 0)
       options.onProgress?.({ phase: 'checking', done: answers, total: null });
-    if ('error' in parsed) {
-      fail(lineNo, parsed.error);
-      continue;
-    }
-    const resolved = await resolve(lookups, parsed.value, options, now);
-    if ('errors' in resolved) {
-      for (const message of resolved.errors) fail(lineNo, message);
-      continue;
-    }
-    const { line, orgId, key } = resolved;
-    const status = line.runStatus;
-    const id = runKey(orgId, line.run);
-    let plan = plans.get(id);
-    if (!plan) {
-      const existing = await lookups.run(orgId, line.run);
-      const finished = existing && existing.status !== 'running' && existing.status !== 'queued';
-      plan = {
-        orgId,
-        externalId: line.run,
-        brandId: existing?.brandId ?? resolved.brandId,
-        categoryId: existing?.categoryId ?? resolved.categoryId,
-        status: finished ? (existing.status as RunStatus) : status,
-        methodology: (existing?.methodology as Methodology | undefined) ?? line.methodology,
-        existing,
-        line: lineNo,
-      };
-      plans.set(id, plan);
-    }
-    const conflict = runConflict(plan, {
-      categoryId: resolved.categoryId,
-      status,
-      methodology: line.methodology,
-    });
-    if (conflict) fail(lineNo, conflict);
-    const first = keys.get(answerKey(orgId, key));
-    if (first !== undefined) {
-      fail(
-        lineNo,
-        line.externalKey
-          ? `externalKey "${key}" repeats line ${first}`
-          : `repeats the answer of line ${first} (same run, prompt, model, surface and capturedAt); give each an externalKey or merge them with sampleCount`,
-      );
-      continue;
-    }
-    keys.set(answerKey(orgId, key), lineNo);
-    pending.push({ ...resolved, lineNo });
-    if (pending.length >= BATCH) await flush();
+    const resolved =
+      'error' in parsed ? { errors: [parsed.error] } : await resolve(lookups, parsed.value, options, now);
+    ahead.push({ lineNo, resolved });
+    if (ahead.length >= BATCH) await judge();
   }
+  await judge();
   await flush();
   if (answers === 0) fail(0, 'the input has no answers');
   if (errorCount > 0) throw new ImportRejected(errors, errorCount, answers);

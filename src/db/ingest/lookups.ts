@@ -42,6 +42,8 @@ class Caches {
 }
 
 const refKey = (orgId: number, ref: Ref) => `${orgId}:${typeof ref}:${ref}`;
+const runCacheKey = (orgId: number, externalId: string) => `${orgId}:${externalId}`;
+const PREFETCH_CHUNK = 500;
 
 async function cached<T>(cache: Map<string, T>, key: string, load: () => Promise<T>): Promise<T> {
   if (cache.has(key)) return cache.get(key) as T;
@@ -87,23 +89,40 @@ export class Lookups {
     );
   }
 
+  private runsOf(orgId: number) {
+    return this.db
+      .selectFrom('runs')
+      .select([
+        'id',
+        'external_id as externalId',
+        'brand_id as brandId',
+        'category_id as categoryId',
+        'status',
+        'methodology',
+        'is_legacy as isLegacy',
+        'published_at as publishedAt',
+      ])
+      .where('org_id', '=', orgId);
+  }
+
   run(orgId: number, externalId: string): Promise<ExistingRun | undefined> {
-    return cached(this.caches.runs, `${orgId}:${externalId}`, () =>
-      this.db
-        .selectFrom('runs')
-        .select([
-          'id',
-          'brand_id as brandId',
-          'category_id as categoryId',
-          'status',
-          'methodology',
-          'is_legacy as isLegacy',
-          'published_at as publishedAt',
-        ])
-        .where('org_id', '=', orgId)
-        .where('external_id', '=', externalId)
-        .executeTakeFirst(),
+    return cached(this.caches.runs, runCacheKey(orgId, externalId), () =>
+      this.runsOf(orgId).where('external_id', '=', externalId).executeTakeFirst(),
     );
+  }
+
+  /**
+   * Looks up in one query the runs of an organization that `run` has not seen yet, so an input
+   * naming thousands of runs does not cost a round trip each.
+   */
+  async prefetchRuns(orgId: number, externalIds: readonly string[]): Promise<void> {
+    const unseen = [...new Set(externalIds)].filter((id) => !this.caches.runs.has(runCacheKey(orgId, id)));
+    for (let i = 0; i < unseen.length; i += PREFETCH_CHUNK) {
+      const chunk = unseen.slice(i, i + PREFETCH_CHUNK);
+      const rows = await this.runsOf(orgId).where('external_id', 'in', chunk).execute();
+      const found = new Map(rows.map((row) => [row.externalId, row]));
+      for (const id of chunk) this.caches.runs.set(runCacheKey(orgId, id), found.get(id));
+    }
   }
 
   async context(orgId: number, categoryId: number): Promise<CategoryContext> {
