@@ -10,7 +10,6 @@ import { visibleRun } from '../src/db/run-scores.ts';
 import type { Database } from '../src/db/types.ts';
 import { answerKey } from '../src/demo/history.ts';
 import { markdownToHtml } from '../src/demo/markdown.ts';
-import { buildPdf } from '../src/demo/pdf.ts';
 import { Prng } from '../src/demo/prng.ts';
 import {
   DemoConflictError,
@@ -726,19 +725,5 @@ describe('demo building blocks', () => {
       markdownToHtml('Sources:\n[1] https://g2.com/a'),
       '<p>Sources:<br>[1] <a href="https://g2.com/a">https://g2.com/a</a></p>',
     );
-  });
-
-  it('builds a PDF whose cross-reference offsets point at its objects', () => {
-    const pdf = buildPdf('Title (with parens)', ['A line', 'Another – line']).toString('latin1');
-    const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(pdf)?.[1]);
-    assert.equal(pdf.slice(xrefAt, xrefAt + 4), 'xref');
-    const entries = pdf.slice(xrefAt).split('\n').slice(3, 10);
-    entries.forEach((entry, i) => {
-      assert.equal(entry.length, 19, 'each entry is 20 bytes with its newline');
-      const offset = Number(entry.slice(0, 10));
-      assert.equal(pdf.slice(offset, offset + `${i + 1} 0 obj`.length), `${i + 1} 0 obj`);
-    });
-    assert.ok(pdf.includes('(Title \\(with parens\\)) Tj'));
-    assert.ok(pdf.includes('(Another - line) Tj'));
   });
 });
