@@ -2,6 +2,7 @@ import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/connect.ts';
 import { refreshRunAggregates } from '../src/db/run-scores.ts';
 import type { App } from '../src/http/types.ts';
+import { brandRow } from './support/brand-fixtures.ts';
 import type { TestContext } from './support/context.ts';
 
 // Small hand-built monitoring data for the analytics tests: every row is written directly, so each
@@ -60,18 +61,14 @@ export class Fixture {
   static async create(db: Db, orgId: number, brandName = 'Acme'): Promise<Fixture> {
     const brand = await db
       .insertInto('brands')
-      .values({
-        org_id: orgId,
-        name: brandName,
-        website: 'https://acme.example',
-        aliases: '[]',
-        status: 'active',
-        is_demo: 0,
-        executive_summary: '',
-        monitoring_interval_hours: 24,
-        created_at: CREATED,
-        updated_at: CREATED,
-      })
+      .values(
+        brandRow(orgId, {
+          name: brandName,
+          website: 'https://acme.example',
+          created_at: CREATED,
+          updated_at: CREATED,
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     return new Fixture(db, orgId, brand.id);

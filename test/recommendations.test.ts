@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
 import type { Scope } from '../src/auth/keys.ts';
 import type { RecommendationArtifactsTable, RecommendationsTable } from '../src/db/types.ts';
+import { brandRow } from './support/brand-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
 // The recommendation list: what it leaves out, its order, and the artifacts and outcomes nested in
@@ -55,22 +56,7 @@ describe('recommendations', () => {
   async function brand(orgId: number, name: string) {
     const row = await ctx.dbs.primary
       .insertInto('brands')
-      .values({
-        org_id: orgId,
-        name,
-        website: '',
-        aliases: '[]',
-        status: 'active',
-        is_demo: 0,
-        merged_into_brand_id: null,
-        merged_at: null,
-        executive_summary: '',
-        executive_summary_updated_at: null,
-        monitoring_interval_hours: 24,
-        next_monitored_run_at: null,
-        created_at: T0,
-        updated_at: T0,
-      })
+      .values(brandRow(orgId, { name, created_at: T0, updated_at: T0 }))
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

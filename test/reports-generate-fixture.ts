@@ -1,5 +1,6 @@
 import type { Db } from '../src/db/connect.ts';
 import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import { brandRow } from './support/brand-fixtures.ts';
 
 // A small brand whose report figures are worked out by hand (test/reports-generate.test.ts):
 // Brightdesk, two categories, three prompts, two answer engines, five published runs.
@@ -211,26 +212,15 @@ export async function seedReportFixture(db: Db): Promise<Fixture> {
     .values({ org_id: orgId, user_id: user.id, role: 'admin', created_at: CREATED })
     .execute();
 
-  const brandRow = (name: string) => ({
-    org_id: orgId,
-    name,
-    website: `https://${name.toLowerCase()}.io`,
-    aliases: '[]',
-    status: 'active',
-    is_demo: 0,
-    executive_summary: '',
-    monitoring_interval_hours: 24,
-    created_at: CREATED,
-    updated_at: CREATED,
-  });
+  const brandOf = (name: string) => brandRow(orgId, { name, website: `https://${name.toLowerCase()}.io` });
   const brand = await db
     .insertInto('brands')
-    .values(brandRow('Brightdesk'))
+    .values(brandOf('Brightdesk'))
     .returning('id')
     .executeTakeFirstOrThrow();
   const empty = await db
     .insertInto('brands')
-    .values(brandRow('Quietdesk'))
+    .values(brandOf('Quietdesk'))
     .returning('id')
     .executeTakeFirstOrThrow();
   const brandId = brand.id;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
 import type { Scope } from '../src/auth/keys.ts';
 import type { ReportArtifactsTable } from '../src/db/types.ts';
+import { brandRow } from './support/brand-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
 // Report artifacts, their permissions and downloads, over purpose-built fixtures.
@@ -94,22 +95,7 @@ describe('reports', () => {
   async function brand(orgId: number, name: string, isDemo = false) {
     const row = await ctx.dbs.primary
       .insertInto('brands')
-      .values({
-        org_id: orgId,
-        name,
-        website: '',
-        aliases: '[]',
-        status: 'active',
-        is_demo: isDemo ? 1 : 0,
-        merged_into_brand_id: null,
-        merged_at: null,
-        executive_summary: '',
-        executive_summary_updated_at: null,
-        monitoring_interval_hours: 24,
-        next_monitored_run_at: null,
-        created_at: T0,
-        updated_at: T0,
-      })
+      .values(brandRow(orgId, { name, is_demo: isDemo ? 1 : 0, created_at: T0, updated_at: T0 }))
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { refreshRunPromptScores } from '../src/db/run-scores.ts';
+import { brandRow } from './support/brand-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
 // Small purpose-built fixtures. Organization "acme" owns brand Acme with categories CRM (prompts
@@ -46,18 +47,14 @@ describe('runs and responses', () => {
   async function brand(orgId: number, name: string) {
     const row = await ctx.dbs.primary
       .insertInto('brands')
-      .values({
-        org_id: orgId,
-        name,
-        website: `https://${name.toLowerCase()}.com`,
-        aliases: '[]',
-        status: 'active',
-        is_demo: 0,
-        executive_summary: '',
-        monitoring_interval_hours: 24,
-        created_at: T0,
-        updated_at: T0,
-      })
+      .values(
+        brandRow(orgId, {
+          name,
+          website: `https://${name.toLowerCase()}.com`,
+          created_at: T0,
+          updated_at: T0,
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

@@ -1,22 +1,25 @@
 import type { Db } from './connect.ts';
 
-// Lookups behind the analytics routes' 404s: each answers only within the caller's organization.
+// Lookups behind the analytics routes' 404s and a report's subject: each answers only within
+// the caller's organization.
 
 export interface BrandRef {
   id: number;
   name: string;
+  website: string;
 }
 
 export interface CategoryRef {
   id: number;
   brandId: number;
   name: string;
+  isArchived: boolean;
 }
 
 export async function findBrandRef(db: Db, orgId: number, brandId: number): Promise<BrandRef | undefined> {
   return db
     .selectFrom('brands')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'website'])
     .where('org_id', '=', orgId)
     .where('id', '=', brandId)
     .executeTakeFirst();
@@ -27,12 +30,13 @@ export async function findCategoryRef(
   orgId: number,
   categoryId: number,
 ): Promise<CategoryRef | undefined> {
-  return db
+  const row = await db
     .selectFrom('categories')
-    .select(['id', 'brand_id as brandId', 'name'])
+    .select(['id', 'brand_id', 'name', 'is_archived'])
     .where('org_id', '=', orgId)
     .where('id', '=', categoryId)
     .executeTakeFirst();
+  return row && { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
 }
 
 export async function findPromptRef(
@@ -49,14 +53,21 @@ export async function findPromptRef(
 }
 
 /** The brand's non-archived categories, oldest first. */
-export async function liveCategoryIds(db: Db, orgId: number, brandId: number): Promise<number[]> {
-  const rows = await db
+export async function liveCategories(
+  db: Db,
+  orgId: number,
+  brandId: number,
+): Promise<{ id: number; name: string }[]> {
+  return db
     .selectFrom('categories')
-    .select('id')
+    .select(['id', 'name'])
     .where('org_id', '=', orgId)
     .where('brand_id', '=', brandId)
     .where('is_archived', '=', 0)
     .orderBy('id')
     .execute();
-  return rows.map((r) => r.id);
+}
+
+export async function liveCategoryIds(db: Db, orgId: number, brandId: number): Promise<number[]> {
+  return (await liveCategories(db, orgId, brandId)).map((c) => c.id);
 }

@@ -9,7 +9,7 @@ import type {
 } from '../domain/analytics.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
 import type { Cover } from './analytics-blocks.ts';
-import { ALL_PROMPTS } from './analytics-kinds.ts';
+import { AGGREGATE_KINDS, ALL_PROMPTS } from './analytics-kinds.ts';
 import type { Db } from './connect.ts';
 
 // The read side of the analytics aggregates: window sums of the stored rows, nothing more. Every
@@ -135,17 +135,7 @@ export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promis
 }
 
 const OBSERVATION_KEYS = ['model', 'model_label', 'surface', 'methodology', 'outcome', 'has_mention_data'];
-const OBSERVATION_SUMS = [
-  'answers',
-  'weight',
-  'mentioned_weight',
-  'ranked_weight',
-  'rank_weighted',
-  'value_weighted',
-  'positive_weight',
-  'neutral_weight',
-  'negative_weight',
-];
+const OBSERVATION_SUMS = AGGREGATE_KINDS.observations.sums;
 
 /** Observations per model × surface × methodology × outcome of the window's usable prompts. */
 export async function windowObservations(

@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Scope } from '../auth/keys.ts';
 import type { Db } from './connect.ts';
 import type { Organization, Plan } from './organizations.ts';
+import type { ApiKeysTable } from './types.ts';
 
 export interface ApiKeyRecord {
   id: number;
@@ -20,8 +22,33 @@ export interface KeyForAuthentication extends ApiKeyRecord {
   organization: Organization;
 }
 
-function scopesOf(text: string): Scope[] {
-  return text.split(' ').filter(Boolean) as Scope[];
+// The columns behind an ApiKeyRecord; the authentication lookup reads them next to the hash.
+const KEY_COLUMNS = [
+  'id',
+  'org_id',
+  'key_id',
+  'name',
+  'scopes',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'revoked_at',
+] as const;
+
+type KeyRow = Pick<Selectable<ApiKeysTable>, (typeof KEY_COLUMNS)[number]>;
+
+function toKeyRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    keyId: row.key_id,
+    name: row.name,
+    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
 }
 
 export async function findKeyForAuthentication(
@@ -31,17 +58,9 @@ export async function findKeyForAuthentication(
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('organizations as o', 'o.id', 'k.org_id')
+    .select(KEY_COLUMNS.map((column) => `k.${column}` as const))
     .select([
-      'k.id',
-      'k.org_id',
-      'k.key_id',
-      'k.name',
       'k.secret_hash',
-      'k.scopes',
-      'k.created_at',
-      'k.last_used_at',
-      'k.expires_at',
-      'k.revoked_at',
       'o.slug as org_slug',
       'o.name as org_name',
       'o.plan as org_plan',
@@ -54,15 +73,7 @@ export async function findKeyForAuthentication(
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    id: row.id,
-    orgId: row.org_id,
-    keyId: row.key_id,
-    name: row.name,
-    scopes: scopesOf(row.scopes),
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
+    ...toKeyRecord(row),
     secretHash: row.secret_hash,
     organization: {
       id: row.org_id,
@@ -109,31 +120,11 @@ export async function insertKey(
 export async function listKeys(db: Db, orgId: number): Promise<ApiKeyRecord[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select([
-      'id',
-      'org_id',
-      'key_id',
-      'name',
-      'scopes',
-      'created_at',
-      'last_used_at',
-      'expires_at',
-      'revoked_at',
-    ])
+    .select(KEY_COLUMNS)
     .where('org_id', '=', orgId)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    orgId: row.org_id,
-    keyId: row.key_id,
-    name: row.name,
-    scopes: scopesOf(row.scopes),
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-  }));
+  return rows.map(toKeyRecord);
 }
 
 /** Revokes a key by its identifier segment; false when no such key exists. */

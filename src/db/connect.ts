@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { type Dialect, Kysely } from 'kysely';
+import { type Dialect, Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { interceptDialect } from './intercept.ts';
 import { DatabaseMonitor, type PoolName } from './monitor.ts';
@@ -10,6 +10,11 @@ import { readerPoolSqliteDialect } from './sqlite/reader-pool-dialect.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
+/** The cheapest statement that proves the database answers (readiness probes). */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export type DialectName = 'sqlite' | 'postgres';
 
 /**

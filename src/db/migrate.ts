@@ -17,3 +17,16 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Fails with a hint, instead of a missing-table error, when the database was never migrated. */
+export async function requireSchema(db: Db): Promise<void> {
+  try {
+    await db.selectFrom('organizations').select('id').limit(1).execute();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/no such table|does not exist/i.test(message)) {
+      throw new Error('the database has no schema yet: run "sightline migrate" first');
+    }
+    throw error;
+  }
+}

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { bestRank, type EntityObservation } from '../domain/entities.ts';
-import type { PageRequest } from '../http/pagination.ts';
 import type { Db } from './connect.ts';
 import { addressableRun } from './runs.ts';
 
@@ -113,7 +112,7 @@ export async function runResponsesPage(
   db: Db,
   orgId: number,
   runId: number,
-  page: PageRequest,
+  page: { offset: number; pageSize: number },
 ): Promise<LightResponseRecord[]> {
   const rows = await db
     .selectFrom('responses')

@@ -106,6 +106,17 @@ export interface ScopedPromptRunScore extends PromptRunScore {
   methodology: string;
 }
 
+/** A ScopedPromptRunScore, read from run_prompt_scores (alias s). */
+const SCORE_COLUMNS = [
+  's.prompt_id as promptId',
+  's.run_id as runId',
+  's.scored_at as scoredAt',
+  's.score',
+  's.brand_id as brandId',
+  's.category_id as categoryId',
+  's.methodology',
+] as const;
+
 /**
  * Per-prompt run scores of visible runs for the eligible prompts (monitored, not archived, in a
  * non-archived category) of several brands, or of some of their categories, in one query, so a
@@ -123,15 +134,7 @@ export async function eligiblePromptScoreRows(
     .innerJoin('runs as r', 'r.id', 's.run_id')
     .innerJoin('prompts as p', 'p.id', 's.prompt_id')
     .innerJoin('categories as c', 'c.id', 'p.category_id')
-    .select([
-      's.prompt_id as promptId',
-      's.run_id as runId',
-      's.scored_at as scoredAt',
-      's.score',
-      's.brand_id as brandId',
-      's.category_id as categoryId',
-      's.methodology',
-    ])
+    .select(SCORE_COLUMNS)
     .where('s.org_id', '=', orgId)
     .where('r.org_id', '=', orgId)
     .where('s.brand_id', 'in', scope.brandIds)
@@ -162,8 +165,8 @@ export async function eligiblePromptScores(
   return groupByPrompt(await eligiblePromptScoreRows(db, orgId, { brandIds: [scope.brandId], categoryIds }));
 }
 
-/** The eligible prompts (alias p) of a brand, or of some of its categories. */
-function eligiblePromptsOf(
+/** The eligible prompts (alias p, their category alias c) of a brand, or of some of its categories. */
+export function eligiblePromptsOf(
   db: Db,
   orgId: number,
   scope: { brandId: number; categoryIds?: readonly number[] },
@@ -213,15 +216,7 @@ export async function latestScoresAt(
     .innerJoin('run_prompt_scores as s', (join) =>
       join.onRef('s.prompt_id', '=', 'l.promptId').onRef('s.run_id', '=', 'l.runId'),
     )
-    .select([
-      's.prompt_id as promptId',
-      's.run_id as runId',
-      's.scored_at as scoredAt',
-      's.score',
-      's.brand_id as brandId',
-      's.category_id as categoryId',
-      's.methodology',
-    ])
+    .select(SCORE_COLUMNS)
     .where('s.org_id', '=', orgId)
     .execute();
 }

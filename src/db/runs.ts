@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { PageRequest } from '../http/pagination.ts';
 import type { Db } from './connect.ts';
 import { visibleRun } from './run-scores.ts';
 
@@ -85,7 +84,7 @@ export async function visibleRunsPage(
   db: Db,
   orgId: number,
   scope: RunScope,
-  page: PageRequest,
+  page: { offset: number; pageSize: number },
 ): Promise<RunListRow[]> {
   const runs = await visibleRunsOf(db, orgId, scope)
     .select(['r.id', 'r.category_id', 'r.status', 'r.finished_at'])

@@ -3,19 +3,14 @@
 // moment. Reports never compute a figure of their own; they only choose and format these.
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { historyScores } from '../db/analytics-history.ts';
+import { type BrandRef, liveCategories } from '../db/analytics-scope.ts';
 import { loadWindow } from '../db/analytics-window.ts';
 import type { Db } from '../db/connect.ts';
 import { listRecommendations, type Recommendation } from '../db/recommendations.ts';
+import { eligiblePrompts, type ReportOrganization, runFinishTimes } from '../db/report-lookups.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { type Parsed, parseHistory, parseRange, type RangeQuery } from '../domain/windows.ts';
-import { presentAnalytics, presentHistory } from '../routes/analytics.ts';
-import {
-  eligiblePrompts,
-  liveCategories,
-  type ReportOrganization,
-  type ReportSubjectBrand,
-  runFinishTimes,
-} from './lookups.ts';
+import { presentAnalytics, presentHistory } from '../serializers/analytics.ts';
 
 /** The analytics response of a brand or a category, exactly as the API serves it. */
 export type Analytics = ReturnType<typeof presentAnalytics>;
@@ -64,7 +59,7 @@ export interface ReportData {
 /** What to gather: a checked request (see request.ts). */
 export interface ReportRequestScope {
   organization: ReportOrganization;
-  brand: ReportSubjectBrand;
+  brand: BrandRef;
   category: { id: number; name: string } | null;
   /** The window parameters, as the analytics endpoints take them. */
   window: RangeQuery;

@@ -4,8 +4,8 @@
 // files or failed with none.
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Db } from '../db/connect.ts';
+import { createQueuedArtifact, markComplete, markFailed, markRunning } from '../db/report-artifacts.ts';
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
-import { createQueuedArtifact, markComplete, markFailed, markRunning } from './artifacts.ts';
 import { REPORT_TYPES } from './catalog.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
 import { renderHtml } from './render-html.ts';
@@ -94,8 +94,7 @@ export async function generateReport(
   const now = options.now ?? clock();
   const { definition, scope } = await validateRequest(db, request, now);
 
-  const artifactId = await createQueuedArtifact(db, {
-    orgId: request.orgId,
+  const artifactId = await createQueuedArtifact(db, request.orgId, {
     brandId: request.brandId,
     categoryId: request.categoryId,
     reportType: definition.type,

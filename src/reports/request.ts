@@ -1,11 +1,13 @@
 // Checks a generation request before any artifact exists: a request that cannot work is refused
 // outright (the CLI's usage error) instead of leaving a failed artifact behind.
+
+import { findBrandRef, findCategoryRef } from '../db/analytics-scope.ts';
 import type { Db } from '../db/connect.ts';
+import { findOrganization } from '../db/report-lookups.ts';
 import { parseRange } from '../domain/windows.ts';
 import { REPORT_TYPES } from './catalog.ts';
 import type { ReportRequestScope } from './data.ts';
 import type { GenerateRequest } from './generate.ts';
-import { findOrganization, findSubjectBrand, findSubjectCategory } from './lookups.ts';
 import type { ReportTypeDefinition } from './report-type.ts';
 
 export class InvalidReportRequest extends Error {
@@ -24,13 +26,13 @@ export async function validateRequest(
     );
   }
   const organization = await findOrganization(db, request.orgId);
-  const brand = organization && (await findSubjectBrand(db, organization.id, request.brandId));
+  const brand = organization && (await findBrandRef(db, organization.id, request.brandId));
   if (!organization || !brand)
     throw new InvalidReportRequest(`no brand ${request.brandId} in organization ${request.orgId}`);
 
   let category: ReportRequestScope['category'] = null;
   if (request.categoryId !== null) {
-    const found = await findSubjectCategory(db, organization.id, request.categoryId);
+    const found = await findCategoryRef(db, organization.id, request.categoryId);
     if (!found || found.brandId !== brand.id) {
       throw new InvalidReportRequest(`category ${request.categoryId} is not a category of brand ${brand.id}`);
     }

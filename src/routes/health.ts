@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { RateLimitStore } from '../auth/rate-limit.ts';
 import { RedisRateLimitStore } from '../auth/redis-rate-limit.ts';
-import type { Databases, Db } from '../db/connect.ts';
+import { type Databases, type Db, ping } from '../db/connect.ts';
 import type { App } from '../http/types.ts';
 
 // A probe must answer within the load balancer's own timeout, whatever the dependency does.
@@ -23,7 +22,7 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 
 async function databaseAnswers(db: Db): Promise<boolean> {
   try {
-    await within(sql`select 1`.execute(db), CHECK_TIMEOUT_MS);
+    await within(ping(db), CHECK_TIMEOUT_MS);
     return true;
   } catch {
     return false;

@@ -2,9 +2,9 @@
 // artifact's id as the last line (scripts take it with `tail -n 1`); a report that fails still
 // prints its id (the failed artifact records why) and exits 1.
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { brandOrganization, findMemberId } from '../../db/report-lookups.ts';
 import { RANGES } from '../../domain/windows.ts';
 import { generateReport, REPORT_FORMATS, REPORT_TYPES, type ReportFormat } from '../../reports/generate.ts';
-import { brandOrganization, findMemberId } from '../../reports/lookups.ts';
 import { InvalidReportRequest } from '../../reports/request.ts';
 import { UsageError } from '../errors.ts';
 import { print, withDatabase } from './support.ts';

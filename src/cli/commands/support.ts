@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander';
 import { isScope, SCOPES, type Scope } from '../../auth/keys.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { connectDatabases, type Db } from '../../db/connect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
 
 /**
  * Runs `fn` on the primary database, then closes it. `schema` says what to do about the schema
@@ -23,18 +23,6 @@ export async function withDatabase<T>(
     return await fn(dbs.primary, config);
   } finally {
     await dbs.close();
-  }
-}
-
-async function requireSchema(db: Db): Promise<void> {
-  try {
-    await db.selectFrom('organizations').select('id').limit(1).execute();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/no such table|does not exist/i.test(message)) {
-      throw new Error('the database has no schema yet: run "sightline migrate" first');
-    }
-    throw error;
   }
 }
 

@@ -1,11 +1,10 @@
-import type { Db } from '../db/connect.ts';
+import type { Db } from './connect.ts';
 
 // The report_artifacts writes of generation: each status change is one guarded UPDATE, so an
 // artifact only moves forward (queued → running → complete or failed) and never skips a step.
 // Every statement is scoped by organization.
 
 export interface NewArtifact {
-  orgId: number;
   brandId: number;
   categoryId: number | null;
   reportType: string;
@@ -18,11 +17,11 @@ export interface NewArtifact {
   createdAt: string;
 }
 
-export async function createQueuedArtifact(db: Db, artifact: NewArtifact): Promise<number> {
+export async function createQueuedArtifact(db: Db, orgId: number, artifact: NewArtifact): Promise<number> {
   const row = await db
     .insertInto('report_artifacts')
     .values({
-      org_id: artifact.orgId,
+      org_id: orgId,
       brand_id: artifact.brandId,
       category_id: artifact.categoryId,
       report_type: artifact.reportType,

@@ -1,0 +1,154 @@
+import type { HistoryScores } from '../db/analytics-history.ts';
+import type { WindowData } from '../db/analytics-window.ts';
+import {
+  metrics,
+  platforms,
+  type Ratio,
+  type ShareItem,
+  shareOfVoice,
+  sources,
+} from '../domain/analytics.ts';
+import { historySlice, thin, type WindowedDelta, windowedDelta } from '../domain/score-history.ts';
+import { CURRENT_METHODOLOGY, roundRank, roundRate, roundScore } from '../domain/scoring.ts';
+import type { Window } from '../domain/windows.ts';
+
+// The analytics and score-history bodies, shared by the routes and the reports so that a report's
+// figures are the API's very ones. Every figure comes from the domain layer unrounded and is
+// rounded here, at the edge (scores 1 decimal, rates and shares 4, ranks 2; deltas from
+// unrounded values).
+
+const SCOPE = 'historical_observation';
+
+const nullable = <T, R>(value: T | null, round: (v: T) => R): R | null =>
+  value === null ? null : round(value);
+
+function windowLabel(window: Window): string {
+  if (window.selection.kind === 'rolling') return `Last ${window.spanLabel.replace('d', '')} days`;
+  if (window.range === 'all') return 'All time';
+  return window.spanLabel;
+}
+
+function presentRatio(ratio: Ratio, round: (v: number) => number) {
+  return {
+    value: nullable(ratio.value, round),
+    previousValue: nullable(ratio.previousValue, round),
+    delta: nullable(ratio.delta, round),
+    suppressedReason: ratio.suppressedReason,
+    numerator: ratio.numerator,
+    denominator: ratio.denominator,
+  };
+}
+
+function presentShare(item: ShareItem) {
+  return {
+    id: String(item.id),
+    categoryId: item.categoryId === null ? null : String(item.categoryId),
+    name: item.name,
+    mentions: item.mentions,
+    averageRank: nullable(item.averageRank, roundRank),
+    score: nullable(item.score, roundScore),
+    isUserBrand: item.isUserBrand,
+    sourceBreakdown: item.sourceBreakdown,
+    share: nullable(item.share, roundRate),
+    previousShare: nullable(item.previousShare, roundRate),
+    shareDelta: nullable(item.shareDelta, roundRate),
+    shareDeltaSuppressedReason: item.shareDeltaSuppressedReason,
+  };
+}
+
+export function presentAnalytics(
+  data: WindowData,
+  brand: { id: number; name: string; categoryId: number | null },
+) {
+  const { window, current, previous } = data;
+  const label = windowLabel(window);
+  const m = metrics(current, previous);
+  const voice = shareOfVoice({ brand, competitors: data.competitors, current, previous });
+  const cited = sources(current.citations, previous?.citations ?? null, { current, previous });
+  const engines = platforms(current);
+  const platformFigures = (p: (typeof engines.byModel)[number]) => ({
+    score: roundScore(p.score ?? 0),
+    mentionRate: roundRate(p.mentionRate ?? 0),
+    totalAnswers: p.totalAnswers,
+    totalSamples: p.totalSamples,
+  });
+  return {
+    window: {
+      range: window.range,
+      start: window.start.toISOString(),
+      end: window.end.toISOString(),
+      asOf: window.asOf.toISOString(),
+      timezone: window.timezone,
+      selection: window.selection,
+      previous: window.previous && {
+        start: window.previous.start.toISOString(),
+        end: window.previous.end.toISOString(),
+      },
+      bounds: { earliestObservationAt: data.earliestObservationAt },
+    },
+    metrics: {
+      scope: SCOPE,
+      label,
+      sampleCount: m.sampleCount,
+      mentionRate: presentRatio(m.mentionRate, roundRate),
+      avgRank: presentRatio(m.avgRank, roundRank),
+      sentiment: m.sentiment,
+    },
+    shareOfVoice: {
+      scope: SCOPE,
+      label,
+      visible: voice.visible.map(presentShare),
+      hidden: voice.hidden.map(presentShare),
+    },
+    sources: {
+      totalDomains: cited.totalDomains,
+      totalCitations: cited.totalCitations,
+      items: cited.items.map((item) => ({
+        ...item,
+        share: roundRate(item.share),
+        previousShare: nullable(item.previousShare, roundRate),
+        shareDelta: nullable(item.shareDelta, roundRate),
+      })),
+    },
+    platforms: {
+      scope: SCOPE,
+      label,
+      apiPlatforms: engines.byModel.map((p) => ({
+        model: p.key,
+        modelLabel: p.label,
+        ...platformFigures(p),
+      })),
+      surfacePlatforms: engines.bySurface.map((p) => ({
+        surface: p.key,
+        surfaceLabel: p.label,
+        ...platformFigures(p),
+      })),
+    },
+    coverage: {
+      observationMethodology: CURRENT_METHODOLOGY,
+      comparableFrom: data.comparableFrom,
+      ...current.classification.coverage,
+    },
+  };
+}
+
+export function presentDelta(delta: WindowedDelta) {
+  return {
+    latestScore: roundScore(delta.latestScore),
+    boundaryScore: nullable(delta.boundaryScore, roundScore),
+    delta: nullable(delta.delta, roundScore),
+    asOfRunId: delta.asOfRunId,
+    spanLabel: delta.spanLabel,
+    suppressedReason: delta.suppressedReason,
+  };
+}
+
+export function presentHistory(scores: HistoryScores, window: Window, limit: number | null) {
+  const slice = historySlice(scores.before, scores.within, scores.firstScoredAt);
+  const start = window.start?.getTime() ?? Date.parse(slice.points[0]?.scoredAt ?? '');
+  const points = thin(slice.points, limit, { start, end: window.end.getTime() });
+  return {
+    points: points.map((p) => ({ date: p.scoredAt, score: roundScore(p.score), runId: p.runId })),
+    windowedDelta: presentDelta(windowedDelta(slice, window)),
+  };
+}
