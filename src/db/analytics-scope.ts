@@ -3,42 +3,6 @@ import type { Db } from './connect.ts';
 // Lookups behind the analytics routes' 404s and a report's subject: each answers only within
 // the caller's organization.
 
-export interface BrandRef {
-  id: number;
-  name: string;
-  website: string;
-}
-
-export interface CategoryRef {
-  id: number;
-  brandId: number;
-  name: string;
-  isArchived: boolean;
-}
-
-export async function findBrandRef(db: Db, orgId: number, brandId: number): Promise<BrandRef | undefined> {
-  return db
-    .selectFrom('brands')
-    .select(['id', 'name', 'website'])
-    .where('org_id', '=', orgId)
-    .where('id', '=', brandId)
-    .executeTakeFirst();
-}
-
-export async function findCategoryRef(
-  db: Db,
-  orgId: number,
-  categoryId: number,
-): Promise<CategoryRef | undefined> {
-  const row = await db
-    .selectFrom('categories')
-    .select(['id', 'brand_id', 'name', 'is_archived'])
-    .where('org_id', '=', orgId)
-    .where('id', '=', categoryId)
-    .executeTakeFirst();
-  return row && { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
-}
-
 export async function findPromptRef(
   db: Db,
   orgId: number,

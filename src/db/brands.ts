@@ -54,12 +54,16 @@ export interface BrandRecord extends PromptCounts {
 export interface BrandRef {
   id: number;
   orgId: number;
+  name: string;
+  website: string;
 }
+
+const BRAND_REF_COLUMNS = ['id', 'org_id as orgId', 'name', 'website'] as const;
 
 export async function findBrandRef(db: Db, orgId: number, brandId: number): Promise<BrandRef | undefined> {
   return db
     .selectFrom('brands')
-    .select(['id', 'org_id as orgId'])
+    .select(BRAND_REF_COLUMNS)
     .where('org_id', '=', orgId)
     .where('id', '=', brandId)
     .executeTakeFirst();
@@ -73,7 +77,7 @@ export async function findPublicDemoBrand(db: Db, brandId: number): Promise<Bran
   if (brandId !== DEMO_BRAND_ID) return undefined;
   return db
     .selectFrom('brands')
-    .select(['id', 'org_id as orgId'])
+    .select(BRAND_REF_COLUMNS)
     .where('id', '=', brandId)
     .where('is_demo', '=', 1)
     .executeTakeFirst();

@@ -27,6 +27,8 @@ export interface CategoryRecord extends PromptCounts {
 export interface CategoryRef {
   id: number;
   brandId: number;
+  name: string;
+  isArchived: boolean;
 }
 
 export async function findCategoryRef(
@@ -34,12 +36,13 @@ export async function findCategoryRef(
   orgId: number,
   categoryId: number,
 ): Promise<CategoryRef | undefined> {
-  return db
+  const row = await db
     .selectFrom('categories')
-    .select(['id', 'brand_id as brandId'])
+    .select(['id', 'brand_id', 'name', 'is_archived'])
     .where('org_id', '=', orgId)
     .where('id', '=', categoryId)
     .executeTakeFirst();
+  return row && { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
 }
 
 function categoriesOf(db: Db, orgId: number, brandId: number, filters: CategoryFilters) {

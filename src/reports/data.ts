@@ -3,8 +3,9 @@
 // moment. Reports never compute a figure of their own; they only choose and format these.
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { historyScores } from '../db/analytics-history.ts';
-import { type BrandRef, liveCategories } from '../db/analytics-scope.ts';
+import { liveCategories } from '../db/analytics-scope.ts';
 import { loadWindow } from '../db/analytics-window.ts';
+import type { BrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
 import { listRecommendations, type Recommendation } from '../db/recommendations.ts';
 import { eligiblePrompts, type ReportOrganization, runFinishTimes } from '../db/report-lookups.ts';

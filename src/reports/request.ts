@@ -1,7 +1,8 @@
 // Checks a generation request before any artifact exists: a request that cannot work is refused
 // outright (the CLI's usage error) instead of leaving a failed artifact behind.
 
-import { findBrandRef, findCategoryRef } from '../db/analytics-scope.ts';
+import { findBrandRef } from '../db/brands.ts';
+import { findCategoryRef } from '../db/categories.ts';
 import type { Db } from '../db/connect.ts';
 import { findOrganization } from '../db/report-lookups.ts';
 import { parseRange } from '../domain/windows.ts';

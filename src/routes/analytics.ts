@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { categoryHistoryScores, historyScores, ofCategory } from '../db/analytics-history.ts';
-import { findBrandRef, findCategoryRef, findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
+import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { loadWindow } from '../db/analytics-window.ts';
+import { findBrandRef } from '../db/brands.ts';
+import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { historySlice, windowedDelta } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
