@@ -74,13 +74,10 @@ describe('PostgreSQL: the per-request database-work cap is statement_timeout', (
   after(() => ctx.close());
 
   it('cancels a slow statement server-side and answers 500 naming the cap', async () => {
-    const started = Date.now();
     const res = await ctx.app.inject({ url: '/api/test-probe/sleep/', headers: bearer(key) });
-    const elapsed = Date.now() - started;
     assert.equal(res.statusCode, 500);
+    // Only a cancelled statement produces this message (SQLSTATE 57014 → QueryTimeout).
     assert.match(res.json().detail, /300 ms cap/);
-    // pg_sleep(5) would take 5 s; the cap is 300 ms plus a round trip or two.
-    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
     // Cancelled by the server, not abandoned by the client: nothing still sleeps.
     assert.equal(await activeStatements(ctx.dbs, '%pg_sleep(5)%'), 0);
   });
