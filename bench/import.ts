@@ -20,10 +20,10 @@ import { createCategory } from '../src/db/catalog/categories.ts';
 import { addCompetitor } from '../src/db/catalog/competitors.ts';
 import { createPrompt } from '../src/db/catalog/prompts.ts';
 import { connectDatabases } from '../src/db/connect.ts';
-import { importAnswers } from '../src/db/ingest.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/db/organizations.ts';
 import { createAnalyzer } from '../src/domain/analyzer/index.ts';
+import { importAnswers } from '../src/ingest/import.ts';
 
 const ANSWERS = Number(process.env.BENCH_IMPORT_ANSWERS ?? 20_000);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

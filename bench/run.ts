@@ -11,12 +11,12 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import { buildApp } from '../src/app.ts';
 import { generateKey, hashSecret, SCOPES } from '../src/auth/keys.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { refreshRunAggregates } from '../src/db/run-scores.ts';
 import { openSqlite } from '../src/db/sqlite/open.ts';
 import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import {
   type Scope,
   windowCitations,
@@ -8,8 +9,7 @@ import {
   windowMentions,
   windowObservations,
 } from '../src/db/analytics.ts';
-import { type Cover, cover, DAY_MS } from '../src/db/analytics-blocks.ts';
-import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import { type Cover, cover, DAY_MS } from '../src/domain/blocks.ts';
 import { type Answer, Fixture } from './analytics-fixtures.ts';
 import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
 

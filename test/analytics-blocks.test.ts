@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  blockSpan,
-  blocksContaining,
-  childrenOf,
-  cover,
-  DAY_MS,
-  daysOf,
-} from '../src/db/analytics-blocks.ts';
+import { blockSpan, blocksContaining, childrenOf, cover, DAY_MS, daysOf } from '../src/domain/blocks.ts';
 
 describe('analytics block layout', () => {
   it('covers a window with aligned blocks and reads its ends per run', () => {

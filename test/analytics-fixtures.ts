@@ -1,6 +1,6 @@
+import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/connect.ts';
-import { refreshRunAggregates } from '../src/db/run-scores.ts';
 import type { App } from '../src/http/types.ts';
 import { brandRow } from './support/brand-fixtures.ts';
 import type { TestContext } from './support/context.ts';

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { getDomain } from 'tldts';
 import type { Db } from '../src/db/connect.ts';
-import { visibleRun } from '../src/db/run-scores.ts';
+import { visibleRun } from '../src/db/predicates.ts';
 import type { Database } from '../src/db/types.ts';
 import { answerKey } from '../src/demo/history.ts';
 import { markdownToHtml } from '../src/demo/markdown.ts';

@@ -7,10 +7,10 @@ import { createCategory } from '../src/db/catalog/categories.ts';
 import { addCompetitor } from '../src/db/catalog/competitors.ts';
 import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
 import type { Db } from '../src/db/connect.ts';
-import { setRunPublished } from '../src/db/ingest/runs.ts';
-import { ImportRejected, importAnswers } from '../src/db/ingest.ts';
 import { AnswerLineSchema } from '../src/domain/answer-line.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
+import { ImportRejected, importAnswers } from '../src/ingest/import.ts';
+import { setRunPublished } from '../src/ingest/runs.ts';
 import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
 
 // importAnswers against a real database: all or nothing with line-numbered errors, what it

@@ -1,5 +1,5 @@
+import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import type { Db } from '../src/db/connect.ts';
-import { refreshRunAggregates } from '../src/db/run-scores.ts';
 import { brandRow } from './support/brand-fixtures.ts';
 
 // A small brand whose report figures are worked out by hand (test/reports-generate.test.ts):

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { refreshRunPromptScores } from '../src/db/run-scores.ts';
+import { refreshRunPromptScores } from '../src/analytics/refresh.ts';
 import { brandRow } from './support/brand-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 

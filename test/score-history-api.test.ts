@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { refreshRunAggregates } from '../src/db/run-scores.ts';
+import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import type { App } from '../src/http/types.ts';
 import { appWithClock, Fixture } from './analytics-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';

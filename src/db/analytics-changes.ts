@@ -1,6 +1,6 @@
 import type { ObservationGroup } from '../domain/analytics.ts';
 import type { Db } from './connect.ts';
-import { visibleRun } from './run-scores.ts';
+import { visibleRun } from './predicates.ts';
 
 // The inputs of a prompt's change feed: its latest two visible scored runs, each with the
 // prompt's stored per-run aggregates (never the raw answers).

@@ -7,10 +7,11 @@ import type {
   ObservationGroup,
   PromptGroup,
 } from '../domain/analytics.ts';
+import type { Cover } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
-import type { Cover } from './analytics-blocks.ts';
-import { AGGREGATE_KINDS, ALL_PROMPTS } from './analytics-kinds.ts';
+import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
+import { eligiblePrompt } from './predicates.ts';
 
 // The read side of the analytics aggregates: window sums of the stored rows, nothing more. Every
 // query is scoped by organization and restricted to the scope's eligible prompts (monitored, not
@@ -47,10 +48,8 @@ function promptsOf(db: Db, scope: Scope, eligible: boolean) {
     .where('p.org_id', '=', scope.orgId)
     .where('c.org_id', '=', scope.orgId)
     .where('p.brand_id', '=', scope.brandId)
-    .where('c.is_archived', '=', 0);
-  query = eligible
-    ? query.where('p.is_monitored', '=', 1).where('p.is_archived', '=', 0)
-    : query.where((eb) => eb.or([eb('p.is_monitored', '=', 0), eb('p.is_archived', '=', 1)]));
+    .where('c.is_archived', '=', 0)
+    .where(eligible ? eligiblePrompt : sql<boolean>`not ${eligiblePrompt}`);
   if (scope.categoryId !== undefined) query = query.where('p.category_id', '=', scope.categoryId);
   return query;
 }

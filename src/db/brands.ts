@@ -1,14 +1,13 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from './connect.ts';
+import { eligibleFlag, visibleRun } from './predicates.ts';
 import {
-  eligibleFlag,
   eligibleScoreSummaries,
   NO_SCORE_DATA,
   type PromptCounts,
   promptCounts,
   type ScoreSummary,
 } from './prompts.ts';
-import { visibleRun } from './run-scores.ts';
 import type { Database } from './types.ts';
 
 /** The public demo brand: its category list answers without a key (contract, Authentication 8). */

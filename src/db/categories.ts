@@ -1,4 +1,5 @@
 import type { Db } from './connect.ts';
+import { visibleRun } from './predicates.ts';
 import {
   eligibleScoreSummaries,
   NO_SCORE_DATA,
@@ -6,7 +7,6 @@ import {
   promptCounts,
   type ScoreSummary,
 } from './prompts.ts';
-import { visibleRun } from './run-scores.ts';
 
 export interface CategoryFilters {
   includeArchived: boolean;

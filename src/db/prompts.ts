@@ -1,15 +1,8 @@
 import { sql } from 'kysely';
 import { currentAndPreviousScore, groupByPrompt } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
-import {
-  eligiblePromptScoreRows,
-  recencyPerPrompt,
-  type ScopedPromptRunScore,
-  visibleRun,
-} from './run-scores.ts';
-
-/** 1 when the prompt (alias p) in its category (alias c) is eligible for scoring, else 0. */
-export const eligibleFlag = sql<number>`case when p.is_monitored = 1 and p.is_archived = 0 and c.is_archived = 0 then 1 else 0 end`;
+import { eligibleFlag, recencyPerPrompt, visibleRun } from './predicates.ts';
+import { eligiblePromptScoreRows, type ScopedPromptRunScore } from './scores.ts';
 
 export interface PromptCounts {
   /** Non-archived prompts (for a brand: only those in non-archived categories). */

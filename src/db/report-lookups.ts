@@ -1,5 +1,5 @@
 import type { Db } from './connect.ts';
-import { eligiblePromptsOf } from './run-scores.ts';
+import { eligiblePromptsOf } from './predicates.ts';
 
 // The rows report generation starts from. Scoped by organization, except `brandOrganization`,
 // which is how an operator's `--brand ID` finds the organization to scope everything else by.

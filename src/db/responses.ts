@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { bestRank, type EntityObservation } from '../domain/entities.ts';
 import type { Db } from './connect.ts';
-import { addressableRun } from './runs.ts';
+import { addressableRun } from './predicates.ts';
 
 /** A response row without its answer text. */
 export interface ResponseRecord {

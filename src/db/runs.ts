@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './connect.ts';
-import { visibleRun } from './run-scores.ts';
+import { addressableRun, visibleRun } from './predicates.ts';
 
 /** The runs of one brand or of one category. */
 export type RunScope = { brandId: number } | { categoryId: number };
@@ -33,13 +33,6 @@ export interface RunEntities {
     canonicalName: string;
   }[];
 }
-
-/**
- * Runs a caller may address directly (status, detail, responses): all but completed runs that are
- * neither legacy nor published, which stay hidden as if they did not exist. Queued, running, failed
- * and cancelled runs answer, so that a poll loop can watch a run until it is done.
- */
-export const addressableRun = sql<boolean>`(r.status <> 'completed' or r.is_legacy = 1 or r.published_at is not null)`;
 
 /** Whether the brand or category exists in the organization. */
 export async function runScopeExists(db: Db, orgId: number, scope: RunScope): Promise<boolean> {

@@ -3,7 +3,7 @@
 // database seeded once gives the same manifest however often it is asked for.
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { visibleRun } from '../db/run-scores.ts';
+import { visibleRun } from '../db/predicates.ts';
 import { ORGS } from './catalog.ts';
 
 export interface DemoManifest {

@@ -4,8 +4,8 @@
 // scores and analytics aggregates. Nothing derived from an answer is written here.
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
-import { importAnswers } from '../db/ingest.ts';
 import type { AnswerLineSchema } from '../domain/answer-line.ts';
+import { importAnswers } from '../ingest/import.ts';
 import { answerKey, type HistoryRun } from './history.ts';
 import type { CatalogIds } from './write-catalog.ts';
 

@@ -1,10 +1,11 @@
 // Everything a report shows, as the API serves it: each block is built by the very functions the
 // analytics, score-history and prompt-changes endpoints call, for the same brand, window and
 // moment. Reports never compute a figure of their own; they only choose and format these.
+
+import { historyScores } from '../analytics/history-scores.ts';
+import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
-import { historyScores } from '../db/analytics-history.ts';
 import { liveCategories } from '../db/analytics-scope.ts';
-import { loadWindow } from '../db/analytics-window.ts';
 import type { BrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
 import { listRecommendations, type Recommendation } from '../db/recommendations.ts';

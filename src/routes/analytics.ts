@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import { categoryHistoryScores, historyScores, ofCategory } from '../analytics/history-scores.ts';
+import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
-import { categoryHistoryScores, historyScores, ofCategory } from '../db/analytics-history.ts';
 import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
-import { loadWindow } from '../db/analytics-window.ts';
 import { findBrandRef } from '../db/brands.ts';
 import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';

@@ -1,5 +1,5 @@
-import type { HistoryScores } from '../db/analytics-history.ts';
-import type { WindowData } from '../db/analytics-window.ts';
+import type { HistoryScores } from '../analytics/history-scores.ts';
+import type { WindowData } from '../analytics/window.ts';
 import {
   metrics,
   platforms,

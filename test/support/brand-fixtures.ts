@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
+import { refreshRunAggregates } from '../../src/analytics/refresh.ts';
 import type { Db } from '../../src/db/connect.ts';
-import { refreshRunAggregates } from '../../src/db/run-scores.ts';
 import type { BrandsTable, RunsTable } from '../../src/db/types.ts';
 
 // Tiny hand-built monitoring data for the brand, category and prompt endpoints: rows are inserted

@@ -9,9 +9,14 @@ import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { requireOrganization } from '../../db/catalog/refs.ts';
-import { findRunId, findRunOrganization, setRunPublished } from '../../db/ingest/runs.ts';
-import { type ImportProgress, ImportRejected, type ImportSummary, importAnswers } from '../../db/ingest.ts';
 import type { Ref } from '../../domain/catalog.ts';
+import {
+  type ImportProgress,
+  ImportRejected,
+  type ImportSummary,
+  importAnswers,
+} from '../../ingest/import.ts';
+import { findRunId, findRunOrganization, setRunPublished } from '../../ingest/runs.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption } from '../operator.ts';
 import { print, withDatabase } from './support.ts';

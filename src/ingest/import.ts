@@ -1,11 +1,11 @@
+import { refreshRunAggregates } from '../analytics/refresh.ts';
+import type { Db } from '../db/connect.ts';
 import type { RunStatus } from '../domain/answer-line.ts';
-import type { Db } from './connect.ts';
-import { type CheckOptions, check } from './ingest/check.ts';
-import { type AnswerSource, answerKey, readLines, resolve, runKey } from './ingest/lines.ts';
-import { Lookups } from './ingest/lookups.ts';
-import { createRuns, describeRuns, type RunPlan } from './ingest/runs.ts';
-import { AnswerWriter, type PendingAnswer } from './ingest/writer.ts';
-import { refreshRunAggregates } from './run-scores.ts';
+import { type CheckOptions, check } from './check.ts';
+import { type AnswerSource, answerKey, readLines, resolve, runKey } from './lines.ts';
+import { Lookups } from './lookups.ts';
+import { createRuns, describeRuns, type RunPlan } from './runs.ts';
+import { AnswerWriter, type PendingAnswer } from './writer.ts';
 
 // Importing captured answers (docs/ingest.md). Two passes over the input: the first checks every
 // line — its shape, and what it names, inside its organization — and collects every problem with
@@ -15,9 +15,9 @@ import { refreshRunAggregates } from './run-scores.ts';
 // importing a file again adds nothing. Memory stays flat: the second pass reads the input again
 // instead of holding it.
 
-export type { ImportProgress, LineError } from './ingest/check.ts';
-export { ImportRejected } from './ingest/check.ts';
-export type { AnswerSource } from './ingest/lines.ts';
+export type { ImportProgress, LineError } from './check.ts';
+export { ImportRejected } from './check.ts';
+export type { AnswerSource } from './lines.ts';
 
 export interface ImportOptions extends CheckOptions {
   /** Publish the completed runs the input touches. */

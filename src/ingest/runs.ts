@@ -1,6 +1,6 @@
-import type { Methodology, RunStatus } from '../../domain/answer-line.ts';
-import type { Db } from '../connect.ts';
-import { refreshRunAggregates } from '../run-scores.ts';
+import { refreshRunAggregates } from '../analytics/refresh.ts';
+import type { Db } from '../db/connect.ts';
+import type { Methodology, RunStatus } from '../domain/answer-line.ts';
 import type { ExistingRun } from './lookups.ts';
 
 // The runs an import writes into: created on first sight, then described from their answers —

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type AnswerLine, normalizeAnswerLine } from '../../domain/answer-line.ts';
-import type { Ref } from '../../domain/catalog.ts';
-import { describeRef } from '../catalog/refs.ts';
+import { describeRef } from '../db/catalog/refs.ts';
+import { type AnswerLine, normalizeAnswerLine } from '../domain/answer-line.ts';
+import type { Ref } from '../domain/catalog.ts';
 import type { Lookups } from './lookups.ts';
 
 // Reading an import's input and resolving each line: parsed, checked on its own, and what it names

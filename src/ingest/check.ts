@@ -1,6 +1,6 @@
-import type { Methodology, RunStatus } from '../../domain/answer-line.ts';
-import type { Ref } from '../../domain/catalog.ts';
-import type { Db } from '../connect.ts';
+import type { Db } from '../db/connect.ts';
+import type { Methodology, RunStatus } from '../domain/answer-line.ts';
+import type { Ref } from '../domain/catalog.ts';
 import { type AnswerSource, answerKey, type Resolved, readLines, resolve, runKey } from './lines.ts';
 import type { Lookups } from './lookups.ts';
 import { type RunPlan, runConflict } from './runs.ts';

@@ -1,5 +1,3 @@
-import { type Analyzer, createAnalyzer } from '../../domain/analyzer/index.ts';
-import type { Ref } from '../../domain/catalog.ts';
 import {
   findBrand,
   findCategory,
@@ -8,8 +6,10 @@ import {
   type OrganizationRef,
   type PromptRecord,
   parseAliases,
-} from '../catalog/refs.ts';
-import type { Db } from '../connect.ts';
+} from '../db/catalog/refs.ts';
+import type { Db } from '../db/connect.ts';
+import { type Analyzer, createAnalyzer } from '../domain/analyzer/index.ts';
+import type { Ref } from '../domain/catalog.ts';
 
 // What an import needs to know about the names its lines use, each looked up once per import (a
 // file of a million answers names a few hundred prompts). Every lookup is scoped to the line's

@@ -1,10 +1,16 @@
+import {
+  AGGREGATE_KINDS,
+  type AggregateKind,
+  ALL_PROMPTS,
+  KINDS,
+  type RunRows,
+} from '../db/aggregate-kinds.ts';
+import { visibleRunFacts } from '../db/aggregates.ts';
+import type { Db } from '../db/connect.ts';
 import { registrableDomain } from '../domain/analytics.ts';
+import { dayOf } from '../domain/blocks.ts';
 import { addToTallies, bestRank, type EntityTally } from '../domain/entities.ts';
 import { isLegacy, observationValue } from '../domain/scoring.ts';
-import { dayOf } from './analytics-blocks.ts';
-import { AGGREGATE_KINDS, type AggregateKind, ALL_PROMPTS, KINDS, type RunRows } from './analytics-kinds.ts';
-import type { Db } from './connect.ts';
-import { visibleRun } from './run-scores.ts';
 
 // A run's aggregate rows, computed from its responses, mentions and citations. Nothing here
 // decides what a figure means: values, ranks and domains come from the domain layer; this module
@@ -215,54 +221,7 @@ function summed<R extends Row>(kind: AggregateKind, rows: readonly R[], category
 
 /** The visible runs among the ids, with their responses, competitor mentions and citations. */
 export async function loadRuns(db: Db, orgId: number, runIds: readonly number[]) {
-  const headers = await db
-    .selectFrom('runs as r')
-    .select(['r.id', 'r.brand_id', 'r.category_id', 'r.finished_at'])
-    .where('r.org_id', '=', orgId)
-    .where('r.id', 'in', runIds)
-    .where(visibleRun)
-    .where('r.finished_at', 'is not', null)
-    .$narrowType<{ finished_at: string }>()
-    .execute();
-  const visible = headers.map((r) => r.id);
-  if (visible.length === 0) return { runs: [], competitorsOf: new Map(), urlsOf: new Map() };
-  const [responses, mentions, citations] = await Promise.all([
-    db
-      .selectFrom('responses')
-      .select([
-        'id',
-        'run_id',
-        'prompt_id',
-        'model',
-        'model_label',
-        'surface',
-        'outcome',
-        'methodology',
-        'has_mention_data',
-        'sample_count',
-        'mentioned',
-        'rank',
-        'sentiment',
-      ])
-      .where('org_id', '=', orgId)
-      .where('run_id', 'in', visible)
-      .execute(),
-    db
-      .selectFrom('response_mentions')
-      .select(['response_id', 'competitor_id', 'rank'])
-      .where('org_id', '=', orgId)
-      .where('run_id', 'in', visible)
-      .where('is_brand', '=', 0)
-      .where('competitor_id', 'is not', null)
-      .$narrowType<{ competitor_id: number }>()
-      .execute(),
-    db
-      .selectFrom('response_citations')
-      .select(['response_id', 'url'])
-      .where('org_id', '=', orgId)
-      .where('run_id', 'in', visible)
-      .execute(),
-  ]);
+  const { headers, responses, mentions, citations } = await visibleRunFacts(db, orgId, runIds);
   const byRun = new Map<number, RawResponse[]>();
   for (const r of responses) entry(byRun, r.run_id, () => []).push(r);
   const competitorsOf = new Map<number, Map<number, number | null>>();

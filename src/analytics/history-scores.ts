@@ -1,11 +1,11 @@
-import type { Window } from '../domain/windows.ts';
-import type { Db } from './connect.ts';
+import type { Db } from '../db/connect.ts';
 import {
   eligiblePromptScoreRows,
   firstScoredAtByCategory,
   latestScoresAt,
   type ScopedPromptRunScore,
-} from './run-scores.ts';
+} from '../db/scores.ts';
+import type { Window } from '../domain/windows.ts';
 
 // What a score history or a windowed delta reads: not the whole history, but each eligible
 // prompt's latest score at the window's start, the scores inside the window, and when the

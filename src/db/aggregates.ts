@@ -7,7 +7,7 @@ import {
   DAY_MS,
   dayOf,
   daysOf,
-} from './analytics-blocks.ts';
+} from '../domain/blocks.ts';
 import {
   AGGREGATE_KINDS,
   type AggregateKind,
@@ -15,19 +15,22 @@ import {
   COMMON_KEYS,
   KINDS,
   type RunRows,
-} from './analytics-kinds.ts';
-import { entry, loadRuns, runRows } from './analytics-run-rows.ts';
+} from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
+import { visibleRun } from './predicates.ts';
 
-// The write side of the analytics aggregates (docs/performance.md). A run's rows are recomputed
-// from its responses whenever it is written, published, unpublished or re-imported (only visible
-// runs have rows); the blocks of days it finished in are then summed again from their parts.
+// The write side of the analytics aggregates (docs/performance.md): the statements that replace
+// a run's rows and sum the day blocks again. What the rows hold is computed in
+// src/analytics/run-rows.ts; src/analytics/refresh.ts decides when.
 
-const RUNS_PER_LOAD = 100;
 const ROWS_PER_INSERT = 400;
 
-/** Adds the (category, UTC day) of each stored run row of the runs to `days`. */
-async function storedDays(db: Db, orgId: number, runIds: readonly number[], days: Map<number, Set<number>>) {
+/** The categories and UTC days of the stored run rows of some runs. */
+export async function storedRunDays(
+  db: Db,
+  orgId: number,
+  runIds: readonly number[],
+): Promise<{ categoryId: number; day: number }[]> {
   const rows = await db
     .selectFrom('agg_run_coverage')
     .select(['category_id', 'finished_at'])
@@ -35,17 +38,16 @@ async function storedDays(db: Db, orgId: number, runIds: readonly number[], days
     .where('org_id', '=', orgId)
     .where('run_id', 'in', runIds)
     .execute();
-  for (const r of rows) entry(days, r.category_id, () => new Set()).add(dayOf(Date.parse(r.finished_at)));
+  return rows.map((r) => ({ categoryId: r.category_id, day: dayOf(Date.parse(r.finished_at)) }));
 }
 
-/** Replaces the run-grain rows of some runs; adds the days they were and now are on to `days`. */
-async function replaceRunRows(
+/** Replaces the run-grain rows of some runs with the given ones. */
+export async function replaceRunRows(
   db: Db,
   orgId: number,
   runIds: readonly number[],
-  days: Map<number, Set<number>>,
-) {
-  await storedDays(db, orgId, runIds, days);
+  rows: RunRows,
+): Promise<void> {
   for (const kind of KINDS) {
     await db
       .deleteFrom(`agg_run_${kind}`)
@@ -53,15 +55,8 @@ async function replaceRunRows(
       .where('run_id', 'in', runIds)
       .execute();
   }
-  const { runs, competitorsOf, urlsOf } = await loadRuns(db, orgId, runIds);
-  const all: RunRows = { coverage: [], observations: [], mentions: [], mention_domains: [], citations: [] };
-  for (const run of runs) {
-    const rows = runRows(orgId, run, competitorsOf, urlsOf);
-    for (const kind of KINDS) (all[kind] as unknown[]).push(...rows[kind]);
-    entry(days, run.header.category_id, () => new Set()).add(dayOf(Date.parse(run.header.finished_at)));
-  }
   for (const kind of KINDS) {
-    const list = all[kind];
+    const list = rows[kind];
     for (let i = 0; i < list.length; i += ROWS_PER_INSERT) {
       await db
         .insertInto(`agg_run_${kind}`)
@@ -124,7 +119,8 @@ async function resumKind(
   }
 }
 
-async function resumBlocks(db: Db, orgId: number, days: Map<number, Set<number>>) {
+/** Sums the blocks of the given days of each category again from their parts. */
+export async function resumBlocks(db: Db, orgId: number, days: ReadonlyMap<number, ReadonlySet<number>>) {
   for (const [categoryId, daySet] of days) {
     // Every prompt of the category's brand (rows follow their run's category), and the totals.
     const prompts = await db
@@ -140,15 +136,55 @@ async function resumBlocks(db: Db, orgId: number, days: Map<number, Set<number>>
   }
 }
 
-/**
- * Brings the analytics aggregates of some runs up to date with their responses and visibility.
- * Call it (inside the writer's transaction, when there is one) after writing a run's responses,
- * and after publishing, unpublishing or re-importing runs. Many runs at once share the block work.
- */
-export async function refreshRunRollups(db: Db, orgId: number, runIds: readonly number[]): Promise<void> {
-  const days = new Map<number, Set<number>>();
-  for (let i = 0; i < runIds.length; i += RUNS_PER_LOAD) {
-    await replaceRunRows(db, orgId, runIds.slice(i, i + RUNS_PER_LOAD), days);
-  }
-  await resumBlocks(db, orgId, days);
+/** The visible runs among the ids, with their responses, competitor mentions and citations. */
+export async function visibleRunFacts(db: Db, orgId: number, runIds: readonly number[]) {
+  const headers = await db
+    .selectFrom('runs as r')
+    .select(['r.id', 'r.brand_id', 'r.category_id', 'r.finished_at'])
+    .where('r.org_id', '=', orgId)
+    .where('r.id', 'in', runIds)
+    .where(visibleRun)
+    .where('r.finished_at', 'is not', null)
+    .$narrowType<{ finished_at: string }>()
+    .execute();
+  const visible = headers.map((r) => r.id);
+  if (visible.length === 0) return { headers, responses: [], mentions: [], citations: [] };
+  const [responses, mentions, citations] = await Promise.all([
+    db
+      .selectFrom('responses')
+      .select([
+        'id',
+        'run_id',
+        'prompt_id',
+        'model',
+        'model_label',
+        'surface',
+        'outcome',
+        'methodology',
+        'has_mention_data',
+        'sample_count',
+        'mentioned',
+        'rank',
+        'sentiment',
+      ])
+      .where('org_id', '=', orgId)
+      .where('run_id', 'in', visible)
+      .execute(),
+    db
+      .selectFrom('response_mentions')
+      .select(['response_id', 'competitor_id', 'rank'])
+      .where('org_id', '=', orgId)
+      .where('run_id', 'in', visible)
+      .where('is_brand', '=', 0)
+      .where('competitor_id', 'is not', null)
+      .$narrowType<{ competitor_id: number }>()
+      .execute(),
+    db
+      .selectFrom('response_citations')
+      .select(['response_id', 'url'])
+      .where('org_id', '=', orgId)
+      .where('run_id', 'in', visible)
+      .execute(),
+  ]);
+  return { headers, responses, mentions, citations };
 }

@@ -1,13 +1,4 @@
 import {
-  type CompetitorInfo,
-  type CompetitorMentions,
-  classify,
-  type DomainCitations,
-  type MentionDomain,
-  type Side,
-} from '../domain/analytics.ts';
-import { startingAt, type Window } from '../domain/windows.ts';
-import {
   brandCompetitors,
   observationBounds,
   type Scope,
@@ -16,9 +7,18 @@ import {
   windowMentionDomains,
   windowMentions,
   windowObservations,
-} from './analytics.ts';
-import { type Cover, cover } from './analytics-blocks.ts';
-import type { Db } from './connect.ts';
+} from '../db/analytics.ts';
+import type { Db } from '../db/connect.ts';
+import {
+  type CompetitorInfo,
+  type CompetitorMentions,
+  classify,
+  type DomainCitations,
+  type MentionDomain,
+  type Side,
+} from '../domain/analytics.ts';
+import { type Cover, cover } from '../domain/blocks.ts';
+import { startingAt, type Window } from '../domain/windows.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
 // first (which prompts fall back to legacy answers is decided from it), then the observation,

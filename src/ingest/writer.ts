@@ -1,14 +1,14 @@
 import { type Insertable, sql } from 'kysely';
-import { type Analysis, type Source, sourceOf } from '../../domain/analyzer/index.ts';
-import type { AnswerLine } from '../../domain/answer-line.ts';
-import type { Db } from '../connect.ts';
+import type { Db } from '../db/connect.ts';
 import type {
   Database,
   ResponseCitationsTable,
   ResponseMentionsTable,
   ResponsesTable,
   RunPromptsTable,
-} from '../types.ts';
+} from '../db/types.ts';
+import { type Analysis, type Source, sourceOf } from '../domain/analyzer/index.ts';
+import type { AnswerLine } from '../domain/answer-line.ts';
 import type { CategoryContext } from './lookups.ts';
 
 // Writes analysed answers: the response rows, the brand and competitor mentions with their ranks,

@@ -1,0 +1,97 @@
+import type { RunRows } from '../db/aggregate-kinds.ts';
+import { replaceRunRows, resumBlocks, storedRunDays } from '../db/aggregates.ts';
+import type { Db } from '../db/connect.ts';
+import {
+  findRunForScoring,
+  type RunObservation,
+  replaceRunPromptScores,
+  runObservations,
+} from '../db/scores.ts';
+import { dayOf } from '../domain/blocks.ts';
+import { CURRENT_METHODOLOGY, exclusionOf, promptsWithCurrentData, scoreOf } from '../domain/scoring.ts';
+import { entry, loadRuns, runRows } from './run-rows.ts';
+
+// Everything derived from a run's responses (per-prompt scores, the analytics aggregates) is
+// recomputed here whenever the run is written, published, unpublished or re-imported.
+
+const RUNS_PER_LOAD = 100;
+
+/**
+ * Recomputes the stored per-prompt scores of one run from its responses. A prompt's score in a run
+ * follows the same rules as any other set of observations: its legacy answers count only when the
+ * run has no usable current-methodology answer for it. Prefer refreshRunAggregates, which also
+ * keeps the analytics aggregates in step.
+ */
+export async function refreshRunPromptScores(db: Db, orgId: number, runId: number): Promise<void> {
+  const run = await findRunForScoring(db, orgId, runId);
+  if (run?.status !== 'completed' || !run.finished_at) {
+    await replaceRunPromptScores(db, orgId, runId, []);
+    return;
+  }
+  const observations = await runObservations(db, orgId, runId);
+  const current = promptsWithCurrentData(observations);
+  const byPrompt = new Map<number, RunObservation[]>();
+  for (const o of observations) {
+    if (exclusionOf(o, current.has(o.promptId)) !== null) continue;
+    entry(byPrompt, o.promptId, () => []).push(o);
+  }
+  const values = [];
+  for (const [promptId, usable] of byPrompt) {
+    const score = scoreOf(usable);
+    if (score === null) continue;
+    values.push({
+      org_id: orgId,
+      brand_id: run.brand_id,
+      category_id: run.category_id,
+      run_id: runId,
+      prompt_id: promptId,
+      // The methodology the score rests on: legacy only when it is a legacy fallback.
+      methodology: current.has(promptId) ? CURRENT_METHODOLOGY : 'legacy',
+      scored_at: run.finished_at,
+      score,
+      weight_total: usable.reduce((sum, o) => sum + o.weight, 0),
+    });
+  }
+  await replaceRunPromptScores(db, orgId, runId, values);
+}
+
+/** Recomputes the run-grain aggregate rows of some runs; adds the days they were and now are on. */
+async function refreshRunRows(
+  db: Db,
+  orgId: number,
+  runIds: readonly number[],
+  days: Map<number, Set<number>>,
+): Promise<void> {
+  for (const { categoryId, day } of await storedRunDays(db, orgId, runIds)) {
+    entry(days, categoryId, () => new Set()).add(day);
+  }
+  const { runs, competitorsOf, urlsOf } = await loadRuns(db, orgId, runIds);
+  const all: RunRows = { coverage: [], observations: [], mentions: [], mention_domains: [], citations: [] };
+  for (const run of runs) {
+    const rows = runRows(orgId, run, competitorsOf, urlsOf);
+    for (const kind of Object.keys(all) as (keyof RunRows)[]) (all[kind] as unknown[]).push(...rows[kind]);
+    entry(days, run.header.category_id, () => new Set()).add(dayOf(Date.parse(run.header.finished_at)));
+  }
+  await replaceRunRows(db, orgId, runIds, all);
+}
+
+/**
+ * Brings everything derived from some runs' responses up to date: their per-prompt scores and
+ * the analytics aggregates. The demo writer and the import call it after writing runs, publish and
+ * unpublish after changing a run's visibility. Pass many runs at once when you can: they share the
+ * work on the day blocks. Call it inside the writer's transaction when there is one.
+ */
+export async function refreshRunAggregates(
+  db: Db,
+  orgId: number,
+  runIds: number | readonly number[],
+): Promise<void> {
+  const ids = typeof runIds === 'number' ? [runIds] : [...new Set(runIds)];
+  if (ids.length === 0) return;
+  for (const id of ids) await refreshRunPromptScores(db, orgId, id);
+  const days = new Map<number, Set<number>>();
+  for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
+    await refreshRunRows(db, orgId, ids.slice(i, i + RUNS_PER_LOAD), days);
+  }
+  await resumBlocks(db, orgId, days);
+}
