@@ -12,6 +12,7 @@ import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
 import { NotFound, ValidationFailed } from './errors.ts';
 import { registerAccessLog } from './http/access-log.ts';
+import { assertDeclared } from './http/endpoint.ts';
 import { registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import type { App } from './http/types.ts';
@@ -73,15 +74,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addSchema(Detail);
   app.addSchema(FieldErrorsBody);
 
-  // Every API route validates with attachValidation (404 is decided before 400) and runs its
-  // database work under the request's time budget.
+  // Every keyed API route is declared through the route toolkit (checked here, at start-up) and
+  // runs its database work under the request's time budget.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) {
       route.config = { ...route.config, access: { public: true } };
       return;
     }
     if (!route.url.startsWith('/api/') || route.config?.access?.public) return;
-    route.attachValidation = true;
+    assertDeclared(route);
     route.preValidation = [rejectNonDecimalIds, ...[route.preValidation ?? []].flat()];
     const handler = route.handler;
     route.handler = function budgeted(request, reply) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NotFound } from '../src/errors.ts';
+import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
@@ -12,18 +12,16 @@ import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from 
 const LIMIT = 3;
 
 function addProbeRoutes(app: App): void {
-  const ok = async () => ({ ok: true });
-  app.get('/api/test-probe/brands/', { config: { access: { scope: 'brands:read' } } }, ok);
-  app.get('/api/test-probe/pro/', { config: { access: { scope: 'brands:read', minimumPlan: 'pro' } } }, ok);
-  app.get(
-    '/api/test-probe/items/:item_id/',
-    { config: { access: { scope: 'brands:read' } } },
-    async (request) => {
-      // Stands for any lookup: only item 1 exists.
-      if ((request.params as { item_id: string }).item_id !== '1') throw new NotFound();
-      return { ok: true };
-    },
-  );
+  const handler = async () => ({ ok: true });
+  keyedGet(app, '/api/test-probe/brands/', { scope: 'brands:read', schema: {}, handler });
+  keyedGet(app, '/api/test-probe/pro/', { scope: 'brands:read', minimumPlan: 'pro', schema: {}, handler });
+  keyedGet(app, '/api/test-probe/items/:item_id/', {
+    scope: 'brands:read',
+    schema: {},
+    // Stands for any lookup: only item 1 exists.
+    find: async (request) => ((request.params as { item_id: string }).item_id === '1' ? {} : undefined),
+    handler,
+  });
 }
 
 describe('gate smoke', () => {

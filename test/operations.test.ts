@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { keyedGet } from '../src/http/endpoint.ts';
 import { startMetricsServer } from '../src/http/metrics.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
@@ -13,10 +14,13 @@ import { freePort, startServerProcess } from './support/server-process.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function addProbeRoutes(app: App): void {
-  const access = { access: { scope: 'brands:read' as const } };
-  app.get('/api/test-probe/items/:item_id/', { config: access }, async () => {
-    await sql`select 1`.execute(app.dbs.read);
-    return { ok: true };
+  keyedGet(app, '/api/test-probe/items/:item_id/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      await sql`select 1`.execute(app.dbs.read);
+      return { ok: true };
+    },
   });
 }
 

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
@@ -17,14 +18,21 @@ const SLOW_SQL = sql<{ n: number }>`
   select count(*) as n from counter`;
 
 function addProbeRoutes(app: App): void {
-  const access = { access: { scope: 'brands:read' as const } };
-  app.get('/api/test-probe/slow/', { config: access }, async () => {
-    const { rows } = await SLOW_SQL.execute(app.dbs.read);
-    return { n: rows[0]?.n };
+  keyedGet(app, '/api/test-probe/slow/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      const { rows } = await SLOW_SQL.execute(app.dbs.read);
+      return { n: rows[0]?.n };
+    },
   });
-  app.get('/api/test-probe/fast/', { config: access }, async () => {
-    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
-    return { one: rows[0]?.one };
+  keyedGet(app, '/api/test-probe/fast/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
+      return { one: rows[0]?.one };
+    },
   });
 }
 

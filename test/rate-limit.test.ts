@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore } from '../src/auth/rate-limit.ts';
+import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
@@ -12,10 +13,10 @@ const MINUTE = 60_000;
 
 // Probe routes, so the limiter is tested on its own whatever state the real endpoints are in.
 function addProbeRoutes(app: App): void {
-  const ok = async () => ({ ok: true });
-  app.get('/api/test-probe/brands/', { config: { access: { scope: 'brands:read' } } }, ok);
-  app.get('/api/test-probe/runs/', { config: { access: { scope: 'runs:read' } } }, ok);
-  app.get('/api/test-probe/pro/', { config: { access: { scope: 'brands:read', minimumPlan: 'pro' } } }, ok);
+  const handler = async () => ({ ok: true });
+  keyedGet(app, '/api/test-probe/brands/', { scope: 'brands:read', schema: {}, handler });
+  keyedGet(app, '/api/test-probe/runs/', { scope: 'runs:read', schema: {}, handler });
+  keyedGet(app, '/api/test-probe/pro/', { scope: 'brands:read', minimumPlan: 'pro', schema: {}, handler });
 }
 
 function rateLimitHeader(value: unknown): { remaining: number; resetSeconds: number } {

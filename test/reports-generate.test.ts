@@ -4,7 +4,8 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/types.ts';
-import { type GenerateRequest, generateReport } from '../src/reports/generate.ts';
+import { generateReport } from '../src/reports/generate.ts';
+import type { GenerateRequest } from '../src/reports/request.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
 import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
 

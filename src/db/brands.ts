@@ -1,13 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from './connect.ts';
 import { eligibleFlag, visibleRun } from './predicates.ts';
-import {
-  eligibleScoreSummaries,
-  NO_SCORE_DATA,
-  type PromptCounts,
-  promptCounts,
-  type ScoreSummary,
-} from './prompts.ts';
+import { type PromptCounts, promptCounts, recentEligibleScores } from './prompts.ts';
+import type { ScopedPromptRunScore } from './scores.ts';
 import type { Database } from './types.ts';
 
 /** The public demo brand: its category list answers without a key (contract, Authentication 8). */
@@ -46,7 +41,8 @@ export interface BrandRecord extends PromptCounts {
   recCount: number;
   lastMonitoredRunAt: string | null;
   inFlightRun: InFlightRun | null;
-  scores: ScoreSummary;
+  /** The latest two scores of each eligible prompt. */
+  recentScores: ScopedPromptRunScore[];
 }
 
 /** The few columns a sub-resource route needs to scope itself to a brand. */
@@ -197,7 +193,7 @@ async function withAggregates(db: Db, orgId: number, rows: BrandRow[]): Promise<
     promptCounts(db, orgId, 'brand', ids),
     openRecommendationCounts(db, orgId, ids),
     newestInFlightRuns(db, orgId, ids),
-    eligibleScoreSummaries(db, orgId, { brandIds: ids }),
+    recentEligibleScores(db, orgId, { brandIds: ids }),
   ]);
   return rows.map((row) => ({
     id: row.id,
@@ -221,7 +217,7 @@ async function withAggregates(db: Db, orgId: number, rows: BrandRow[]): Promise<
     monitoredPromptCount: prompts.get(row.id)?.monitoredPromptCount ?? 0,
     recCount: recommendations.get(row.id) ?? 0,
     inFlightRun: inFlight.get(row.id) ?? null,
-    scores: scores.get(row.id) ?? NO_SCORE_DATA,
+    recentScores: scores.get(row.id) ?? [],
   }));
 }
 

@@ -1,12 +1,7 @@
 import type { Db } from './connect.ts';
 import { visibleRun } from './predicates.ts';
-import {
-  eligibleScoreSummaries,
-  NO_SCORE_DATA,
-  type PromptCounts,
-  promptCounts,
-  type ScoreSummary,
-} from './prompts.ts';
+import { type PromptCounts, promptCounts, recentEligibleScores } from './prompts.ts';
+import type { ScopedPromptRunScore } from './scores.ts';
 
 export interface CategoryFilters {
   includeArchived: boolean;
@@ -20,7 +15,8 @@ export interface CategoryRecord extends PromptCounts {
   isArchived: boolean;
   createdAt: string;
   lastRunAt: string | null;
-  scores: ScoreSummary;
+  /** The latest two scores of each eligible prompt. */
+  recentScores: ScopedPromptRunScore[];
 }
 
 /** The few columns a sub-resource route needs to scope itself to a category. */
@@ -106,7 +102,7 @@ export async function listCategories(
   const ids = rows.map((r) => r.id);
   const [prompts, scores] = await Promise.all([
     promptCounts(db, orgId, 'category', ids),
-    eligibleScoreSummaries(db, orgId, { brandId, categoryIds: ids }),
+    recentEligibleScores(db, orgId, { brandId, categoryIds: ids }),
   ]);
   return rows.map((row) => ({
     id: row.id,
@@ -118,6 +114,6 @@ export async function listCategories(
     lastRunAt: row.last_run_at ?? null,
     promptCount: prompts.get(row.id)?.promptCount ?? 0,
     monitoredPromptCount: prompts.get(row.id)?.monitoredPromptCount ?? 0,
-    scores: scores.get(row.id) ?? NO_SCORE_DATA,
+    recentScores: scores.get(row.id) ?? [],
   }));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { currentAndPreviousScore, groupByPrompt } from '../domain/scoring.ts';
+import type { PromptRunScore } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
 import { eligibleFlag, recencyPerPrompt, visibleRun } from './predicates.ts';
 import { eligiblePromptScoreRows, type ScopedPromptRunScore } from './scores.ts';
@@ -41,21 +41,16 @@ export async function promptCounts(
   );
 }
 
-export type ScoreSummary = ReturnType<typeof currentAndPreviousScore>;
-
-export const NO_SCORE_DATA: ScoreSummary = { averageScore: 0, previousScore: 0, hasScoreData: false };
-
 /**
- * averageScore / previousScore / hasScoreData of several brands, or of several categories of one
- * brand, from one query over their eligible prompts' scores.
+ * The latest two visible scores of each eligible prompt of several brands, or of several
+ * categories of one brand, keyed by brand or category: all that a current and previous score read.
  */
-export async function eligibleScoreSummaries(
+export async function recentEligibleScores(
   db: Db,
   orgId: number,
   scope: { brandIds: readonly number[] } | { brandId: number; categoryIds: readonly number[] },
-): Promise<Map<number, ScoreSummary>> {
+): Promise<Map<number, ScopedPromptRunScore[]>> {
   const byCategory = 'categoryIds' in scope;
-  // The latest score and its predecessor are all currentAndPreviousScore reads.
   const rows = await eligiblePromptScoreRows(
     db,
     orgId,
@@ -69,7 +64,7 @@ export async function eligibleScoreSummaries(
     if (group) group.push(row);
     else groups.set(key, [row]);
   }
-  return new Map([...groups].map(([key, group]) => [key, currentAndPreviousScore(groupByPrompt(group))]));
+  return groups;
 }
 
 export interface PromptFilters {
@@ -84,11 +79,8 @@ export interface PromptRecord {
   isMonitored: boolean;
   isArchived: boolean;
   createdAt: string;
-  latestScore: number;
-  previousScore: number;
-  hasScoreData: boolean;
-  lastRunId: number | null;
-  lastRunAt: string | null;
+  /** The prompt's latest two scored visible runs. */
+  recentScores: PromptRunScore[];
 }
 
 function promptsOf(db: Db, orgId: number, categoryId: number, filters: PromptFilters) {
@@ -159,25 +151,14 @@ export async function listPrompts(
     .select(['e.prompt_id as promptId', 'e.run_id as runId', 'e.scored_at as scoredAt', 'e.score'])
     .where('e.recency', '<=', 2)
     .execute();
-  const byPrompt = groupByPrompt(scores);
-
-  return rows.map((row) => {
-    const history = byPrompt.get(row.id) ?? [];
-    const latest = history[history.length - 1];
-    const summary = currentAndPreviousScore(new Map([[row.id, history]]));
-    return {
-      id: row.id,
-      categoryId: row.category_id,
-      brandId: row.brand_id,
-      text: row.text,
-      isMonitored: row.is_monitored === 1,
-      isArchived: row.is_archived === 1,
-      createdAt: row.created_at,
-      latestScore: summary.averageScore,
-      previousScore: summary.previousScore,
-      hasScoreData: summary.hasScoreData,
-      lastRunId: latest?.runId ?? null,
-      lastRunAt: latest?.scoredAt ?? null,
-    };
-  });
+  return rows.map((row) => ({
+    id: row.id,
+    categoryId: row.category_id,
+    brandId: row.brand_id,
+    text: row.text,
+    isMonitored: row.is_monitored === 1,
+    isArchived: row.is_archived === 1,
+    createdAt: row.created_at,
+    recentScores: scores.filter((s) => s.promptId === row.id),
+  }));
 }

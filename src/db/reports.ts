@@ -148,27 +148,34 @@ function filtered(db: Db, orgId: number, brandId: number, filter: ReportFilter) 
   return query;
 }
 
-/** One page of a brand's artifacts, newest first, and the total the filter matches. */
-export async function listReportArtifacts(
+/** How many of a brand's artifacts the filter matches. */
+export async function countReportArtifacts(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  filter: ReportFilter,
+): Promise<number> {
+  const total = await filtered(db, orgId, brandId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(total.n);
+}
+
+/** One page of a brand's artifacts, newest first. */
+export async function reportArtifactsPage(
   db: Db,
   orgId: number,
   brandId: number,
   filter: ReportFilter,
   page: { offset: number; pageSize: number },
-): Promise<{ count: number; artifacts: ReportArtifact[] }> {
-  const total = await filtered(db, orgId, brandId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const count = Number(total.n);
-  // Past the end there is nothing to read, and an absurd page number never reaches the database.
-  if (page.offset >= count) return { count, artifacts: [] };
+): Promise<ReportArtifact[]> {
   const rows = await selectArtifact(filtered(db, orgId, brandId, filter))
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'desc')
     .limit(page.pageSize)
     .offset(page.offset)
     .execute();
-  return { count, artifacts: rows.map(toArtifact) };
+  return rows.map(toArtifact);
 }
 
 /** The newest artifact of a type for the brand, whatever its status (a poll target as much as a result). */

@@ -231,6 +231,10 @@ export function currentAndPreviousScore(byPrompt: Map<number, PromptRunScore[]>)
   return { averageScore, previousScore: mean(previous) ?? 0, hasScoreData: true };
 }
 
+/** currentAndPreviousScore of the latest scores of some prompts, in any order. */
+export const scoreSummary = (recent: readonly PromptRunScore[]) =>
+  currentAndPreviousScore(groupByPrompt(recent));
+
 /**
  * Rounding happens only at the edge, when a figure is serialised: half away from zero, as by hand.
  * Binary floating point holds 77.45 as 77.4499999…; washing the scaled value to 12 significant

@@ -41,15 +41,29 @@ function linkTo(request: FastifyRequest, publicBaseUrl: string | undefined, page
   return `${base}${path}${query ? `?${query}` : ''}`;
 }
 
-export function pageEnvelope(
-  request: FastifyRequest,
-  publicBaseUrl: string | undefined,
-  page: PageRequest,
-  count: number,
-): PageEnvelope {
+function pageEnvelope(request: FastifyRequest, page: PageRequest, count: number): PageEnvelope {
+  const base = request.server.config.publicBaseUrl;
   return {
     count,
-    next: page.offset + page.pageSize < count ? linkTo(request, publicBaseUrl, page.page + 1) : null,
-    previous: page.page > 1 ? linkTo(request, publicBaseUrl, page.page - 1) : null,
+    next: page.offset + page.pageSize < count ? linkTo(request, base, page.page + 1) : null,
+    previous: page.page > 1 ? linkTo(request, base, page.page - 1) : null,
   };
+}
+
+/**
+ * Every paginated list: the total first, 404 for a page past the end (so an absurd page never
+ * reaches the database), then the page's rows, in the contract's envelope with absolute
+ * next/previous links.
+ */
+export async function listPage<T, R>(
+  request: FastifyRequest,
+  query: { page?: number; page_size?: number },
+  source: { count: () => Promise<number>; rows: (page: PageRequest) => Promise<readonly T[]> },
+  serialise: (row: T) => R,
+): Promise<PageEnvelope & { results: R[] }> {
+  const page = pageRequest(query);
+  const count = await source.count();
+  assertPageExists(page, count);
+  const rows = page.offset < count ? await source.rows(page) : [];
+  return { ...pageEnvelope(request, page, count), results: rows.map(serialise) };
 }

@@ -8,11 +8,12 @@ import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { liveCategories } from '../db/analytics-scope.ts';
 import type { BrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
-import { listRecommendations, type Recommendation } from '../db/recommendations.ts';
+import { countRecommendations, recommendationsPage } from '../db/recommendations.ts';
 import { eligiblePrompts, type ReportOrganization, runFinishTimes } from '../db/report-lookups.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { type Parsed, parseHistory, parseRange, type RangeQuery } from '../domain/windows.ts';
 import { presentAnalytics, presentHistory } from '../serializers/analytics.ts';
+import { presentRecommendation, type Recommendation } from '../serializers/recommendations.ts';
 
 /** The analytics response of a brand or a category, exactly as the API serves it. */
 export type Analytics = ReturnType<typeof presentAnalytics>;
@@ -142,20 +143,14 @@ const PAGE = 100;
 
 /** GET /api/brands/{id}/recommendations/, every page, keeping what is still to be done. */
 async function openRecommendations(db: Db, request: ReportRequestScope): Promise<Recommendation[]> {
+  const orgId = request.organization.id;
+  const count = await countRecommendations(db, orgId, request.brand.id);
   const open: Recommendation[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const { count, recommendations } = await listRecommendations(
-      db,
-      request.organization.id,
-      request.brand.id,
-      {
-        offset,
-        pageSize: PAGE,
-      },
-    );
-    open.push(...recommendations.filter((r) => OPEN.has(r.status)));
-    if (offset + PAGE >= count) return open;
+  for (let offset = 0; offset < count; offset += PAGE) {
+    const page = await recommendationsPage(db, orgId, request.brand.id, { offset, pageSize: PAGE });
+    open.push(...page.filter((r) => OPEN.has(r.status)).map(presentRecommendation));
   }
+  return open;
 }
 
 async function categoryBreakdown(db: Db, request: ReportRequestScope): Promise<CategoryFigures[]> {

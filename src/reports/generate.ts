@@ -11,32 +11,12 @@ import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './
 import { renderHtml } from './render-html.ts';
 import { renderPdf } from './render-pdf.ts';
 import { buildDocument, type ReportTypeDefinition } from './report-type.ts';
-import { validateRequest } from './request.ts';
+import { type GenerateRequest, type ReportFormat, validateRequest } from './request.ts';
 
 export const AGENT_NAME = 'sightline-reports';
 export const AGENT_VERSION: string = packageJson.version;
 /** No model is called: a report is computed and rendered, so it costs nothing to generate. */
 export const COST_USD = '0.00';
-
-export const REPORT_FORMATS = ['pdf', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-export interface GenerateRequest {
-  orgId: number;
-  brandId: number;
-  /** One category of the brand, or null for the whole brand. */
-  categoryId: number | null;
-  reportType: string;
-  format: ReportFormat;
-  /** Window parameters, as the analytics endpoints take them (default 30d). */
-  range?: string;
-  start?: string;
-  end?: string;
-  /** The user generating it (generatedByEmail), when known. */
-  userId: number | null;
-  /** Carry the organization's name on the report ("Prepared for ..."). */
-  branded: boolean;
-}
 
 export interface GenerateOptions {
   /** The moment the figures are as of and the artifact is created; the clock's time by default. */
@@ -129,5 +109,3 @@ export async function generateReport(
     return { artifactId, status: 'failed', errorMessage: message };
   }
 }
-
-export { REPORT_TYPES };

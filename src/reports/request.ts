@@ -8,8 +8,28 @@ import { findOrganization } from '../db/report-lookups.ts';
 import { parseRange } from '../domain/windows.ts';
 import { REPORT_TYPES } from './catalog.ts';
 import type { ReportRequestScope } from './data.ts';
-import type { GenerateRequest } from './generate.ts';
 import type { ReportTypeDefinition } from './report-type.ts';
+
+/** What a caller asks the generator for, before it is checked. */
+export const REPORT_FORMATS = ['pdf', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface GenerateRequest {
+  orgId: number;
+  brandId: number;
+  /** One category of the brand, or null for the whole brand. */
+  categoryId: number | null;
+  reportType: string;
+  format: ReportFormat;
+  /** Window parameters, as the analytics endpoints take them (default 30d). */
+  range?: string;
+  start?: string;
+  end?: string;
+  /** The user generating it (generatedByEmail), when known. */
+  userId: number | null;
+  /** Carry the organization's name on the report ("Prepared for ..."). */
+  branded: boolean;
+}
 
 export class InvalidReportRequest extends Error {
   override name = 'InvalidReportRequest';

@@ -1,6 +1,6 @@
 // Building blocks the report types share: each turns one API block into a layout block. They
 // choose and format figures; they never derive one the API does not serve.
-import type { Recommendation } from '../db/recommendations.ts';
+import type { Recommendation } from '../serializers/recommendations.ts';
 import type { Analytics, PromptChangeEntry, PromptChanges, ReportData, ScopeFigures } from './data.ts';
 import type { Block, Card, Change, Kpi, TableCell, Tone } from './document.ts';
 import * as f from './format.ts';

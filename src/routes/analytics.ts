@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { categoryHistoryScores, historyScores, ofCategory } from '../analytics/history-scores.ts';
 import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
@@ -8,9 +7,9 @@ import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { historySlice, windowedDelta } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
-import { NotFound, ValidationFailed } from '../errors.ts';
+import { ValidationFailed } from '../errors.ts';
+import { keyedGet } from '../http/endpoint.ts';
 import type { App } from '../http/types.ts';
-import { rejectInvalidParams, rejectInvalidQuery } from '../http/validation.ts';
 import {
   Analytics,
   AnalyticsQuery,
@@ -29,142 +28,121 @@ import { presentAnalytics, presentDelta, presentHistory } from '../serializers/a
 // Analytics, score history, category deltas and the prompt change feed. Figures are rounded by
 // the serializers (src/serializers/analytics.ts), which reports share.
 
-function caller(request: FastifyRequest) {
-  if (!request.caller) throw new Error('keyed route reached without a caller');
-  return request.caller.organization;
-}
-
 function valid<T>(parsed: Parsed<T>): T {
   if (!parsed.ok) throw new ValidationFailed(parsed.errors);
   return parsed.value;
 }
 
 export async function analyticsRoutes(app: App): Promise<void> {
-  const brandsRead = { access: { scope: 'brands:read' as const } };
+  const db = app.dbs.read;
+  const scope = 'brands:read';
+  const tags = ['analytics'];
 
-  async function brandOf(request: FastifyRequest, brandId: number) {
-    rejectInvalidParams(request);
-    const brand = await findBrandRef(app.dbs.read, caller(request).id, brandId);
-    if (!brand) throw new NotFound();
-    rejectInvalidQuery(request);
-    return brand;
+  const brandOf = (orgId: number, brandId: number) => findBrandRef(db, orgId, brandId);
+
+  async function categoryOf(orgId: number, categoryId: number) {
+    const category = await findCategoryRef(db, orgId, categoryId);
+    const brand = category && (await findBrandRef(db, orgId, category.brandId));
+    return category && brand ? { category, brand } : undefined;
   }
 
-  async function categoryOf(request: FastifyRequest, categoryId: number) {
-    rejectInvalidParams(request);
-    const category = await findCategoryRef(app.dbs.read, caller(request).id, categoryId);
-    if (!category) throw new NotFound();
-    rejectInvalidQuery(request);
-    const brand = await findBrandRef(app.dbs.read, caller(request).id, category.brandId);
-    if (!brand) throw new NotFound();
-    return { category, brand };
-  }
-
-  app.get(
-    '/api/brands/:brand_id/analytics/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Date-range analytics of a brand, across its categories’ eligible prompts',
-        params: BrandParams,
-        querystring: AnalyticsQuery,
-        response: responses(Analytics),
-      },
-      config: brandsRead,
+  keyedGet(app, '/api/brands/:brand_id/analytics/', {
+    scope,
+    schema: {
+      tags,
+      summary: 'Date-range analytics of a brand, across its categories’ eligible prompts',
+      params: BrandParams,
+      querystring: AnalyticsQuery,
+      response: responses(Analytics),
     },
-    async (request) => {
-      const brand = await brandOf(request, request.params.brand_id);
-      const org = caller(request);
+    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
+    handler: async (request, { caller, found: brand }) => {
+      const org = caller.organization;
       const window = valid(parseRange(request.query, app.clock(), org.timezone));
-      const data = await loadWindow(app.dbs.read, { orgId: org.id, brandId: brand.id }, window);
+      const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window);
       return presentAnalytics(data, { ...brand, categoryId: null });
     },
-  );
+  });
 
-  app.get(
-    '/api/categories/:category_id/analytics/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Date-range analytics of one category',
-        params: CategoryParams,
-        querystring: AnalyticsQuery,
-        response: responses(Analytics),
-      },
-      config: brandsRead,
+  keyedGet(app, '/api/categories/:category_id/analytics/', {
+    scope,
+    schema: {
+      tags,
+      summary: 'Date-range analytics of one category',
+      params: CategoryParams,
+      querystring: AnalyticsQuery,
+      response: responses(Analytics),
     },
-    async (request) => {
-      const { category, brand } = await categoryOf(request, request.params.category_id);
-      const org = caller(request);
+    find: (request, caller) => categoryOf(caller.organization.id, request.params.category_id),
+    handler: async (request, { caller, found: { category, brand } }) => {
+      const org = caller.organization;
       const window = valid(parseRange(request.query, app.clock(), org.timezone));
-      const scope = { orgId: org.id, brandId: brand.id, categoryId: category.id };
-      const data = await loadWindow(app.dbs.read, scope, window);
+      const data = await loadWindow(
+        db,
+        { orgId: org.id, brandId: brand.id, categoryId: category.id },
+        window,
+      );
       return presentAnalytics(data, { ...brand, categoryId: category.id });
     },
-  );
+  });
 
-  app.get(
-    '/api/brands/:brand_id/score-history/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Score of a brand as of each scored run, with the windowed delta',
-        params: BrandParams,
-        querystring: HistoryQuery,
-        response: responses(ScoreHistory),
-      },
-      config: brandsRead,
+  keyedGet(app, '/api/brands/:brand_id/score-history/', {
+    scope,
+    schema: {
+      tags,
+      summary: 'Score of a brand as of each scored run, with the windowed delta',
+      params: BrandParams,
+      querystring: HistoryQuery,
+      response: responses(ScoreHistory),
     },
-    async (request) => {
-      const brand = await brandOf(request, request.params.brand_id);
-      const org = caller(request);
+    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
+    handler: async (request, { caller, found: brand }) => {
+      const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const scores = await historyScores(app.dbs.read, org.id, { brandId: brand.id }, window);
+      const scores = await historyScores(db, org.id, { brandId: brand.id }, window);
       return presentHistory(scores, window, limit);
     },
-  );
+  });
 
-  app.get(
-    '/api/categories/:category_id/score-history/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Score of a category as of each scored run, with the windowed delta',
-        params: CategoryParams,
-        querystring: HistoryQuery,
-        response: responses(ScoreHistory),
-      },
-      config: brandsRead,
+  keyedGet(app, '/api/categories/:category_id/score-history/', {
+    scope,
+    schema: {
+      tags,
+      summary: 'Score of a category as of each scored run, with the windowed delta',
+      params: CategoryParams,
+      querystring: HistoryQuery,
+      response: responses(ScoreHistory),
     },
-    async (request) => {
-      const { category, brand } = await categoryOf(request, request.params.category_id);
-      const org = caller(request);
+    find: (request, caller) => categoryOf(caller.organization.id, request.params.category_id),
+    handler: async (request, { caller, found: { category, brand } }) => {
+      const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const scope = { brandId: brand.id, categoryIds: [category.id] };
-      const scores = await historyScores(app.dbs.read, org.id, scope, window);
+      const scores = await historyScores(
+        db,
+        org.id,
+        { brandId: brand.id, categoryIds: [category.id] },
+        window,
+      );
       return presentHistory(scores, window, limit);
     },
-  );
+  });
 
-  app.get(
-    '/api/brands/:brand_id/category-deltas/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'Windowed score delta of every non-archived category of a brand',
-        params: BrandParams,
-        querystring: DeltasQuery,
-        response: responses(CategoryDeltas),
-      },
-      config: brandsRead,
+  keyedGet(app, '/api/brands/:brand_id/category-deltas/', {
+    scope,
+    schema: {
+      tags,
+      summary: 'Windowed score delta of every non-archived category of a brand',
+      params: BrandParams,
+      querystring: DeltasQuery,
+      response: responses(CategoryDeltas),
     },
-    async (request) => {
-      const brand = await brandOf(request, request.params.brand_id);
-      const org = caller(request);
+    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
+    handler: async (request, { caller, found: brand }) => {
+      const org = caller.organization;
       const { window } = valid(parseHistory(request.query, app.clock(), org.timezone));
       const [categoryIds, scores] = await Promise.all([
-        liveCategoryIds(app.dbs.read, org.id, brand.id),
-        categoryHistoryScores(app.dbs.read, org.id, { brandId: brand.id }, window),
+        liveCategoryIds(db, org.id, brand.id),
+        categoryHistoryScores(db, org.id, { brandId: brand.id }, window),
       ]);
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};
       for (const categoryId of categoryIds) {
@@ -174,29 +152,21 @@ export async function analyticsRoutes(app: App): Promise<void> {
       }
       return { deltas };
     },
-  );
+  });
 
-  app.get(
-    '/api/prompts/:prompt_id/changes/',
-    {
-      schema: {
-        tags: ['analytics'],
-        summary: 'What changed in a prompt’s latest scored run against the one before',
-        params: PromptParams,
-        response: responses(PromptChanges),
-      },
-      config: { access: { scope: 'runs:read' as const } },
+  keyedGet(app, '/api/prompts/:prompt_id/changes/', {
+    scope: 'runs:read',
+    schema: {
+      tags,
+      summary: 'What changed in a prompt’s latest scored run against the one before',
+      params: PromptParams,
+      response: responses(PromptChanges),
     },
-    async (request) => {
-      rejectInvalidParams(request);
-      const orgId = caller(request).id;
-      const prompt = await findPromptRef(app.dbs.read, orgId, request.params.prompt_id);
-      if (!prompt) throw new NotFound();
-      rejectInvalidQuery(request);
-      const [latest, previous] = (await latestScoredRuns(app.dbs.read, orgId, prompt.id)).map((run) =>
-        digestRun(run.runId, run.observations, run.competitors),
-      );
+    find: (request, caller) => findPromptRef(db, caller.organization.id, request.params.prompt_id),
+    handler: async (_request, { caller, found: prompt }) => {
+      const runs = await latestScoredRuns(db, caller.organization.id, prompt.id);
+      const [latest, previous] = runs.map((run) => digestRun(run.runId, run.observations, run.competitors));
       return promptChanges(latest ?? null, previous ?? null);
     },
-  );
+  });
 }

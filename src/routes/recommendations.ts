@@ -1,40 +1,38 @@
 import { findBrandRef } from '../db/brands.ts';
-import { listRecommendations } from '../db/recommendations.ts';
-import { NotFound } from '../errors.ts';
-import { assertPageExists, pageEnvelope, pageRequest } from '../http/pagination.ts';
+import { countRecommendations, recommendationsPage } from '../db/recommendations.ts';
+import { keyedGet } from '../http/endpoint.ts';
+import { listPage } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
-import { rejectInvalidParams, rejectInvalidQuery } from '../http/validation.ts';
 import { responses } from '../schemas/common.ts';
 import { RecommendationList, RecommendationParams, RecommendationQuery } from '../schemas/recommendations.ts';
+import { presentRecommendation } from '../serializers/recommendations.ts';
 
 export async function recommendationRoutes(app: App): Promise<void> {
   const db = app.dbs.read;
 
-  app.get(
-    '/api/brands/:brand_id/recommendations/',
-    {
-      // The plan gate answers 403 before any lookup, so a client can tell "not on plan" from "none".
-      config: { access: { scope: 'brands:read', minimumPlan: 'pro' } },
-      schema: {
-        tags: ['recommendations'],
-        summary:
-          "A brand's recommendations with their artifacts and outcomes: high, medium, low priority, then " +
-          'score, then newest; superseded and deleted ones are left out. Pro plan or higher.',
-        params: RecommendationParams,
-        querystring: RecommendationQuery,
-        response: responses(RecommendationList),
-      },
+  keyedGet(app, '/api/brands/:brand_id/recommendations/', {
+    scope: 'brands:read',
+    // The plan gate answers 403 before any lookup, so a client can tell "not on plan" from "none".
+    minimumPlan: 'pro',
+    schema: {
+      tags: ['recommendations'],
+      summary:
+        "A brand's recommendations with their artifacts and outcomes: high, medium, low priority, then " +
+        'score, then newest; superseded and deleted ones are left out. Pro plan or higher.',
+      params: RecommendationParams,
+      querystring: RecommendationQuery,
+      response: responses(RecommendationList),
     },
-    async (request) => {
-      rejectInvalidParams(request);
-      const orgId = request.caller!.organization.id;
-      const brand = await findBrandRef(db, orgId, request.params.brand_id);
-      if (!brand) throw new NotFound();
-      rejectInvalidQuery(request);
-      const page = pageRequest(request.query);
-      const { count, recommendations } = await listRecommendations(db, orgId, brand.id, page);
-      assertPageExists(page, count);
-      return { ...pageEnvelope(request, app.config.publicBaseUrl, page, count), results: recommendations };
-    },
-  );
+    find: (request, caller) => findBrandRef(db, caller.organization.id, request.params.brand_id),
+    handler: async (request, { caller, found: brand }) =>
+      listPage(
+        request,
+        request.query,
+        {
+          count: () => countRecommendations(db, caller.organization.id, brand.id),
+          rows: (page) => recommendationsPage(db, caller.organization.id, brand.id, page),
+        },
+        presentRecommendation,
+      ),
+  });
 }

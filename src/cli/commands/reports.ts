@@ -4,8 +4,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { brandOrganization, findMemberId } from '../../db/report-lookups.ts';
 import { RANGES } from '../../domain/windows.ts';
-import { generateReport, REPORT_FORMATS, REPORT_TYPES, type ReportFormat } from '../../reports/generate.ts';
-import { InvalidReportRequest } from '../../reports/request.ts';
+import { REPORT_TYPES } from '../../reports/catalog.ts';
+import { generateReport } from '../../reports/generate.ts';
+import { InvalidReportRequest, REPORT_FORMATS, type ReportFormat } from '../../reports/request.ts';
 import { UsageError } from '../errors.ts';
 import { print, withDatabase } from './support.ts';
 

@@ -1,0 +1,134 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { ResolveFastifyReplyType } from 'fastify/types/type-provider.js';
+import type { Caller, RouteAccess } from '../auth/gate.ts';
+import type { Scope } from '../auth/keys.ts';
+import type { Plan } from '../db/organizations.ts';
+import { NotAuthenticated, NotFound } from '../errors.ts';
+import type { App } from './types.ts';
+import { rejectInvalidParams, rejectInvalidQuery } from './validation.ts';
+
+// The one way an API route is declared. It fixes the order of checks after the gate
+// (docs/decisions.md, "Order of checks"): path ids (404), the caller, the object the path names
+// (404), the query string (400), then the handler. A route cannot skip the query validation or
+// read a missing caller: the toolkit does both, and buildApp refuses at start-up any /api route
+// that was not declared here.
+
+/** A request typed by its route schema, as Fastify's TypeBox provider infers it. */
+export type ApiRequest<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression<RawServerDefault>,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** What a handler may return: the body its response schema describes, or the reply it sent. */
+type Body<S extends FastifySchema> = Promise<
+  ResolveFastifyReplyType<TypeBoxTypeProvider, S, RouteGenericInterface> | FastifyReply
+>;
+
+interface Declared<S extends FastifySchema> {
+  scope: Scope;
+  minimumPlan?: Plan;
+  /** OpenAPI tags and summary go in the schema with the rest. */
+  schema: S;
+}
+
+export interface KeyedEndpoint<S extends FastifySchema, Found> extends Declared<S> {
+  /** The object the path names, in the caller's organization; undefined answers 404. */
+  find?: (request: ApiRequest<S>, caller: Caller) => Promise<Found | undefined>;
+  handler: (
+    request: ApiRequest<S>,
+    context: { caller: Caller; found: Found },
+    reply: FastifyReply,
+  ) => Body<S>;
+}
+
+/** The contract's one anonymous read: the public demo brand (the gate admits it without a key). */
+export interface PublicDemoEndpoint<S extends FastifySchema, Found> extends Declared<S> {
+  allowAnonymous: (request: FastifyRequest) => boolean;
+  /** Without a caller, the object must be the public demo's; undefined answers 401 then, else 404. */
+  find: (request: ApiRequest<S>, caller: Caller | undefined) => Promise<Found | undefined>;
+  handler: (request: ApiRequest<S>, context: { found: Found }) => Body<S>;
+}
+
+const DECLARED = Symbol('declared through the route toolkit');
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    [DECLARED]?: true;
+  }
+}
+
+function register<S extends FastifySchema>(
+  app: App,
+  url: string,
+  declared: Declared<S> & { allowAnonymous?: RouteAccess['allowAnonymous'] },
+  run: (request: ApiRequest<S>, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const access: RouteAccess = { scope: declared.scope };
+  if (declared.minimumPlan) access.minimumPlan = declared.minimumPlan;
+  if (declared.allowAnonymous) access.allowAnonymous = declared.allowAnonymous;
+  app.route({
+    method: 'GET',
+    url,
+    schema: declared.schema,
+    config: { access, [DECLARED]: true },
+    // Validation runs, but its verdict waits: a missing object is a 404 before a bad query is a 400.
+    attachValidation: true,
+    // The endpoint's own declaration is what TypeScript checks against the schema; here the
+    // request only passes through.
+    handler: ((request: FastifyRequest, reply: FastifyReply) => {
+      rejectInvalidParams(request);
+      return run(request as unknown as ApiRequest<S>, reply);
+    }) as never,
+  });
+}
+
+export function keyedGet<S extends FastifySchema, Found = undefined>(
+  app: App,
+  url: string,
+  endpoint: KeyedEndpoint<S, Found>,
+): void {
+  register(app, url, endpoint, async (request, reply) => {
+    // The gate sets the caller on every keyed route; without one, fail closed as unauthenticated.
+    const caller = request.caller;
+    if (!caller) throw new NotAuthenticated();
+    const found = endpoint.find ? await endpoint.find(request, caller) : undefined;
+    if (endpoint.find && found === undefined) throw new NotFound();
+    rejectInvalidQuery(request);
+    return endpoint.handler(request, { caller, found: found as Found }, reply);
+  });
+}
+
+export function publicDemoGet<S extends FastifySchema, Found>(
+  app: App,
+  url: string,
+  endpoint: PublicDemoEndpoint<S, Found>,
+): void {
+  register(app, url, endpoint, async (request) => {
+    const found = await endpoint.find(request, request.caller);
+    // Without a key, an object that is not the public demo's asks for credentials rather than
+    // revealing whether it exists.
+    if (found === undefined) throw request.caller ? new NotFound() : new NotAuthenticated();
+    rejectInvalidQuery(request);
+    return endpoint.handler(request, { found });
+  });
+}
+
+/** Start-up check (buildApp's onRoute): every keyed /api route comes through this toolkit. */
+export function assertDeclared(route: { url: string; config?: unknown }): void {
+  const config = route.config as { [DECLARED]?: true; access?: RouteAccess } | undefined;
+  if (config?.access?.public) return;
+  if (!config?.[DECLARED]) {
+    throw new Error(`${route.url} is an /api route not declared through src/http/endpoint.ts`);
+  }
+}
