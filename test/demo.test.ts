@@ -130,9 +130,15 @@ describe('demo data', () => {
       'unpublishedRunId',
     ]);
     assert.deepEqual(Object.keys(manifest.orgs).sort(), ['acme', 'globex', 'hooli', 'initech', 'umbrella']);
-    assert.deepEqual(Object.keys(manifest.reports).sort(), ['completeHtmlId', 'completePdfId', 'pendingId']);
+    assert.deepEqual(Object.keys(manifest.reports).sort(), [
+      'completeHtmlId',
+      'completePdfId',
+      'failedId',
+      'latestInDepthId',
+      'pendingId',
+    ]);
     assert.deepEqual(Object.keys(manifest.recommendations).sort(), ['deletedId', 'supersededId']);
-    assert.deepEqual(Object.keys(manifest.responses).sort(), ['withTextId', 'withoutTextId']);
+    assert.deepEqual(Object.keys(manifest.responses).sort(), ['withHtmlId', 'withTextId', 'withoutTextId']);
     // Brands are inserted globex (2), initech, umbrella, hooli, then acme's four, so acme's are 6–9.
     assert.deepEqual(manifest.orgs.acme?.brandIds, [6, 7, 8, 9]);
     assert.deepEqual(manifest.orgs.globex?.brandIds, [1, 2]);
