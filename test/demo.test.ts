@@ -19,7 +19,7 @@ import {
   findDemoManifest,
   seedDemo,
 } from '../src/demo/seed.ts';
-import { createTestContext, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
 
 const DAY_MS = 86_400_000;
 // Two moments of the same UTC day: the demo must come out identical for both.
@@ -130,9 +130,15 @@ describe('demo data', () => {
       'unpublishedRunId',
     ]);
     assert.deepEqual(Object.keys(manifest.orgs).sort(), ['acme', 'globex', 'hooli', 'initech', 'umbrella']);
-    assert.deepEqual(Object.keys(manifest.reports).sort(), ['completeHtmlId', 'completePdfId', 'pendingId']);
+    assert.deepEqual(Object.keys(manifest.reports).sort(), [
+      'completeHtmlId',
+      'completePdfId',
+      'failedId',
+      'latestInDepthId',
+      'pendingId',
+    ]);
     assert.deepEqual(Object.keys(manifest.recommendations).sort(), ['deletedId', 'supersededId']);
-    assert.deepEqual(Object.keys(manifest.responses).sort(), ['withTextId', 'withoutTextId']);
+    assert.deepEqual(Object.keys(manifest.responses).sort(), ['withHtmlId', 'withTextId', 'withoutTextId']);
     // Brands are inserted globex (2), initech, umbrella, hooli, then acme's four, so acme's are 6–9.
     assert.deepEqual(manifest.orgs.acme?.brandIds, [6, 7, 8, 9]);
     assert.deepEqual(manifest.orgs.globex?.brandIds, [1, 2]);
@@ -594,6 +600,78 @@ describe('demo data', () => {
         assert.match(bytes.toString('utf8'), /^<!DOCTYPE html>[\s\S]*<\/html>\n$/);
       }
     }
+  });
+
+  it("answers every README curl example, each showing its feature with the manifest's ids", async () => {
+    // The README's curl lines are what a new user tries first: run each against this demo, so an
+    // id that no longer shows what the README says (a running "latest" report, an answer without
+    // HTML, two downloads saved under one name) fails here instead of in front of the user.
+    const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### curl examples'));
+    const block = section.slice(
+      section.indexOf('```sh'),
+      section.indexOf('```', section.indexOf('```sh') + 5),
+    );
+    const lines = block.split('\n').filter((line) => line.startsWith('curl '));
+    assert.ok(lines.length > 20, `only ${lines.length} curl lines found in the README`);
+    const key = await mintKey(a.dbs, acme, { pepper: a.config.keyPepper });
+    const answers = new Map<string, { json: () => unknown; headers: Record<string, unknown> }>();
+    const savedAs: string[] = [];
+    for (const line of lines) {
+      const path = /"\$API(\/[^"]+)"/.exec(line)?.[1];
+      assert.ok(path, `no $API path in: ${line}`);
+      const res = await a.app.inject({ url: path, headers: line.includes('"$AUTH"') ? bearer(key) : {} });
+      assert.equal(res.statusCode, 200, `${line}\n${res.body}`);
+      assert.ok(res.rawPayload.byteLength > 0, `empty body: ${line}`);
+      answers.set(path, res);
+      if (/ -OJ /.test(line)) {
+        const name = /filename="([^"]+)"/.exec(String(res.headers['content-disposition']))?.[1];
+        assert.ok(name, `no file name: ${line}`);
+        savedAs.push(name);
+      }
+    }
+    assert.equal(savedAs.length, 2);
+    assert.equal(new Set(savedAs).size, savedAs.length, `downloads overwrite each other: ${savedAs}`);
+
+    const { reports, responses } = manifest;
+    const answerTo = (path: string) => {
+      const res = answers.get(path);
+      assert.ok(res, `the README has no example ${path}`);
+      return res;
+    };
+    type Artifact = { id: string; status: string; downloadUrl: string };
+    const latest = answerTo('/api/brands/9/reports/latest/?type=in_depth_report').json() as Artifact;
+    assert.equal(latest.id, String(reports.latestInDepthId));
+    assert.equal(latest.status, 'complete');
+    assert.match(latest.downloadUrl, /\/api\/reports\/\d+\/download\/$/);
+    assert.equal(
+      (answerTo(`/api/brands/9/reports/${reports.latestInDepthId}/`).json() as Artifact).status,
+      'complete',
+    );
+    const pdf = answerTo(`/api/reports/${reports.latestInDepthId}/download.pdf`);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    // "PDF, else HTML": the README downloads the HTML-only report through /download/.
+    assert.match(
+      String(answerTo(`/api/reports/${reports.completeHtmlId}/download/`).headers['content-type']),
+      /^text\/html/,
+    );
+
+    // The README names the running report as the one to poll, and the failed one beside it.
+    assert.equal((answerTo(`/api/reports/${reports.pendingId}/`).json() as Artifact).status, 'running');
+    assert.ok(readme.includes(`(${reports.failedId} failed)`), 'the README does not name the failed report');
+    const failed = await db
+      .selectFrom('report_artifacts')
+      .select('status')
+      .where('id', '=', reports.failedId)
+      .executeTakeFirstOrThrow();
+    assert.equal(failed.status, 'failed');
+
+    const answer = answerTo(`/api/responses/${responses.withHtmlId}/?includeHtml=true`).json() as {
+      answerHtml: string;
+      mentioned: boolean;
+    };
+    assert.match(answer.answerHtml, /^<p>/);
+    assert.equal(answer.mentioned, true);
   });
 
   it('has recommendations in every status, a soft-deleted one, with artifacts and outcomes', async () => {

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { visibleRun } from '../db/predicates.ts';
+import { latestReportArtifact } from '../db/reports.ts';
 import { ORGS } from './catalog.ts';
 
 export interface DemoManifest {
@@ -15,9 +16,16 @@ export interface DemoManifest {
   bigRunId: number;
   archivedBrandId: number;
   archivedCategoryId: number;
-  reports: { completePdfId: number; completeHtmlId: number; pendingId: number };
+  reports: {
+    completePdfId: number;
+    completeHtmlId: number;
+    pendingId: number;
+    failedId: number;
+    /** What GET /api/brands/{demo}/reports/latest/?type=in_depth_report answers (complete). */
+    latestInDepthId: number;
+  };
   recommendations: { supersededId: string; deletedId: string };
-  responses: { withTextId: number; withoutTextId: number };
+  responses: { withTextId: number; withoutTextId: number; withHtmlId: number };
 }
 
 export const DEMO_ORG = 'acme';
@@ -125,6 +133,9 @@ export async function findDemoManifest(db: Db): Promise<DemoManifest | undefined
     .where('a.id', 'not in', pdfIds)
     .executeTakeFirst();
   const pending = await reports.where('a.status', 'in', ['queued', 'running']).executeTakeFirst();
+  const failed = await reports.where('a.status', '=', 'failed').executeTakeFirst();
+  // What the latest-report endpoint answers for the README's example.
+  const latestInDepth = await latestReportArtifact(db, org, brand, 'in_depth_report');
 
   const recs = db
     .selectFrom('recommendations')
@@ -154,6 +165,14 @@ export async function findDemoManifest(db: Db): Promise<DemoManifest | undefined
     .where('x.answer_text', 'is not', null)
     .executeTakeFirst();
   const withoutText = await responses.where('x.answer_text', 'is', null).executeTakeFirst();
+  // An answer read off a web page (API answers have no HTML) that names the brand, so
+  // ?includeHtml=true shows the rendered answer and the mention together.
+  const withHtml = await responses
+    .where('x.outcome', '=', 'ok')
+    .where('x.mentioned', '=', 1)
+    .where('x.answer_html', 'is not', null)
+    .where('x.answer_html', '!=', '')
+    .executeTakeFirst();
 
   return {
     orgs,
@@ -168,6 +187,8 @@ export async function findDemoManifest(db: Db): Promise<DemoManifest | undefined
       completePdfId: required(completePdf, 'complete PDF report').id,
       completeHtmlId: required(completeHtml, 'complete HTML-only report').id,
       pendingId: required(pending, 'pending report').id,
+      failedId: required(failed, 'failed report').id,
+      latestInDepthId: required(latestInDepth, 'in-depth report').id,
     },
     recommendations: {
       supersededId: required(superseded, 'superseded recommendation').id,
@@ -176,6 +197,7 @@ export async function findDemoManifest(db: Db): Promise<DemoManifest | undefined
     responses: {
       withTextId: required(withText, 'response with text').id,
       withoutTextId: required(withoutText, 'response without text').id,
+      withHtmlId: required(withHtml, 'response with HTML that mentions the brand').id,
     },
   };
 }

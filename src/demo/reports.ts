@@ -107,6 +107,12 @@ export const REPORTS: readonly ReportSpec[] = [
     costUsd: '0.00',
     abortedReason: 'Cancelled by the user before completion.',
   }),
-  report('Brightdesk', 'in_depth_report', 'running', 'pdf', 2 * 60, { generatedBy: BOB }),
+  // Not an in-depth report: the newest in-depth report is the complete retry below, so the
+  // README's `latest/?type=in_depth_report` shows a downloadable one; the latest executive
+  // summary is this running one.
+  report('Brightdesk', 'executive_summary_v2', 'running', 'html', 2 * 60, { generatedBy: BOB }),
   report('Brightdesk', 'lead_gen_exec_v1', 'queued', 'pdf', 30, { generatedBy: ALICE }),
+  // Bob's retry of the failed in-depth report, which went through. Last in the list so that the
+  // artifacts above keep their ids.
+  report('Brightdesk', 'in_depth_report', 'complete', 'pdf', DAY, { generatedBy: BOB, category: 1 }),
 ];
