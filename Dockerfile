@@ -5,9 +5,10 @@
 
 FROM node:24-slim AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 # No install scripts: no production dependency needs one, and none should run in the image build.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# The same `npm ci` as scripts/ensure-deps.mjs, with .npmrc's settings, less the dev dependencies.
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 FROM node:24-slim
 ENV NODE_ENV=production \
