@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import { buildApp } from '../src/app.ts';
-import { generateKey, hashSecret, SCOPES } from '../src/auth/keys.ts';
+import { generateKey, hashSecret } from '../src/auth/keys.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { openSqlite } from '../src/db/sqlite/open.ts';
+import { SCOPES } from '../src/domain/scopes.ts';
 import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';
 
 const DAY_MS = 86_400_000;

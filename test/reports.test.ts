@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
-import type { Scope } from '../src/auth/keys.ts';
 import type { ReportArtifactsTable } from '../src/db/types.ts';
+import type { Scope } from '../src/domain/scopes.ts';
 import { brandRow } from './support/brand-fixtures.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 

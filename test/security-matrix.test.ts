@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { generateKey, hashSecret, type Scope } from '../src/auth/keys.ts';
+import { generateKey, hashSecret } from '../src/auth/keys.ts';
+import type { Scope } from '../src/domain/scopes.ts';
 import { bearer } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
 import { ENDPOINTS, type Endpoint, label, pathFor, urlFor, validQuery } from './support/endpoints.ts';

@@ -3,8 +3,9 @@ import { findKeyForAuthentication, touchKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
 import type { Organization, Plan } from '../db/organizations.ts';
 import { PLANS } from '../db/organizations.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
-import { parseKey, type Scope, secretMatches } from './keys.ts';
+import { parseKey, secretMatches } from './keys.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
 /** What a route declares about who may call it (route `config`). */

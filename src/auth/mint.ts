@@ -1,6 +1,7 @@
 import { insertKey } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
-import { generateKey, hashSecret, type Scope } from './keys.ts';
+import type { Scope } from '../domain/scopes.ts';
+import { generateKey, hashSecret } from './keys.ts';
 
 export interface MintedKey {
   /** The full key: shown to its owner once, never stored. */

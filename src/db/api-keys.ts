@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Scope } from '../auth/keys.ts';
+import type { Scope } from '../domain/scopes.ts';
 import type { Db } from './connect.ts';
 import type { Organization, Plan } from './organizations.ts';
 import type { ApiKeysTable } from './types.ts';

@@ -9,8 +9,8 @@ import type {
 } from 'fastify';
 import type { ResolveFastifyReplyType } from 'fastify/types/type-provider.js';
 import type { Caller, RouteAccess } from '../auth/gate.ts';
-import type { Scope } from '../auth/keys.ts';
 import type { Plan } from '../db/organizations.ts';
+import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, NotFound } from '../errors.ts';
 import type { App } from './types.ts';
 import { rejectInvalidParams, rejectInvalidQuery } from './validation.ts';

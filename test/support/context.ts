@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
-import { generateKey, hashSecret, SCOPES, type Scope } from '../../src/auth/keys.ts';
+import { generateKey, hashSecret } from '../../src/auth/keys.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import type { App } from '../../src/http/types.ts';
 import { createTestServices } from './services.ts';
 

@@ -1,7 +1,7 @@
-import { SCOPES, type Scope } from '../../src/auth/keys.ts';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/connect.ts';
 import { type DemoManifest, seedDemo } from '../../src/demo/seed.ts';
+import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import { createTestContext, mintKey, type TestContext, type TestContextOptions } from './context.ts';
 
 // A test context with the demo data seeded once per test file, the acme objects the endpoint

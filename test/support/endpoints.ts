@@ -1,5 +1,5 @@
-import type { Scope } from '../../src/auth/keys.ts';
 import type { Plan } from '../../src/db/organizations.ts';
+import type { Scope } from '../../src/domain/scopes.ts';
 import type { DemoFixtures } from './demo.ts';
 
 // Every keyed GET endpoint of the contract, in one table the cross-cutting suites iterate over

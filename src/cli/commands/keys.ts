@@ -1,11 +1,11 @@
 // `sightline keys create|list|revoke`: API keys. The full key is shown once, at creation, as the
 // last line of output so scripts can take it with `tail -n 1`; only a hash of its secret is kept.
 import { type Command, Option } from 'commander';
-import type { Scope } from '../../auth/keys.ts';
 import { mintApiKey } from '../../auth/mint.ts';
 import { type ApiKeyRecord, findKeyForAuthentication, listKeys, revokeKey } from '../../db/api-keys.ts';
 import type { Db } from '../../db/connect.ts';
 import { findOrganizationBySlug, type Organization } from '../../db/organizations.ts';
+import type { Scope } from '../../domain/scopes.ts';
 import { UsageError } from '../errors.ts';
 import {
   formatTable,

@@ -2,11 +2,11 @@
 // database, seeds the demo unless it is there, mints an all-scopes key for the demo organization,
 // serves, and prints the key with a curl line to paste.
 import type { Command } from 'commander';
-import { SCOPES } from '../../auth/keys.ts';
 import { mintApiKey } from '../../auth/mint.ts';
 import type { Config } from '../../config.ts';
 import { findOrganizationBySlug } from '../../db/organizations.ts';
 import { DEMO_ORG } from '../../demo/manifest.ts';
+import { SCOPES } from '../../domain/scopes.ts';
 import { serveApi } from './serve.ts';
 import { print, withDatabase } from './support.ts';
 

@@ -1,10 +1,10 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
 import { InvalidArgumentError } from 'commander';
-import { isScope, SCOPES, type Scope } from '../../auth/keys.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import { connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
+import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
 
 /**
  * Runs `fn` on the primary database, then closes it. `schema` says what to do about the schema
