@@ -101,7 +101,7 @@ describe('sightline CLI: schema, organizations and keys', () => {
   after(() => box.close());
 
   it('asks for migrate on a database without a schema, then migrates once', () => {
-    assertFails(box.cli('orgs', 'list'), 1, /run "sightline migrate" first/);
+    assertFails(box.cli('orgs', 'list'), 1, /run "npx sightline migrate" first/);
     const first = box.cli('migrate');
     assert.equal(first.status, 0, first.stderr);
     assert.equal(first.stdout, 'Applied migrations: 0001_initial.\n');

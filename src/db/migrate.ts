@@ -25,7 +25,7 @@ export async function requireSchema(db: Db): Promise<void> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/no such table|does not exist/i.test(message)) {
-      throw new Error('the database has no schema yet: run "sightline migrate" first');
+      throw new Error('the database has no schema yet: run "npx sightline migrate" first');
     }
     throw error;
   }

@@ -222,7 +222,7 @@ export function canViewReports(org: Pick<Organization, 'plan' | 'freeReportUsed'
   return org.plan !== 'free' || org.freeReportUsed;
 }
 
-/** What the dashboard would let this organization do with this brand's reports (decisions.md, Reports). */
+/** What this organization may do with this brand's reports (decisions.md, Reports). */
 export async function reportPermissions(
   db: Db,
   org: Pick<Organization, 'id' | 'plan' | 'freeReportUsed'>,

@@ -1,9 +1,9 @@
 import { getDomain } from 'tldts';
 
-// The rules the dashboard applies to what an operator types: names, websites, aliases, external
-// keys and prompt texts. Each returns the normalised value or throws InvalidInput with a message
-// that says what to type instead. The data layer applies them again, so every writer (CLI, demo,
-// a future dashboard API) gets the same rules.
+// The rules for what an operator types: names, websites, aliases, external keys and prompt texts.
+// Each returns the normalised value or throws InvalidInput with a message that says what to type
+// instead. The data layer applies them again, so every writer (CLI, demo, import) gets the same
+// rules.
 
 export class InvalidInput extends Error {
   override name = 'InvalidInput';

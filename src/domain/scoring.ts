@@ -1,4 +1,4 @@
-// The one scoring methodology (decisions.md, "Scoring"). Pure functions: the dashboard, the API,
+// The one scoring methodology (decisions.md, "Scoring"). Pure functions: the API,
 // reports and the stored per-run aggregates all compute scores through this module.
 
 export interface Observation {

@@ -77,7 +77,7 @@ export async function resolve(
   if (!prompt) {
     return {
       errors: [
-        `${describeRef('prompt', line.prompt)} does not exist in organization ${org.slug} (create it: sightline prompts create)`,
+        `${describeRef('prompt', line.prompt)} does not exist in organization ${org.slug} (create it: npx sightline prompts create)`,
       ],
     };
   }

@@ -1,6 +1,7 @@
 // How API figures read in a report. Every figure keeps the precision the API serves (scores 1
 // decimal, rates and shares 4 decimals shown as percentages with 2, ranks 2 decimals), so a reader
 // can match any number in a report against the API response digit for digit.
+import { localDate } from '../domain/windows.ts';
 import type { Change, Tone } from './document.ts';
 
 const DASH = '–';
@@ -60,35 +61,33 @@ export function rankChange(delta: number | null): Change | null {
   return delta === null ? null : { text: signed(delta.toFixed(2), delta), tone: tone(delta, false) };
 }
 
-function parts(instant: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  const format = new Intl.DateTimeFormat('en-GB', { timeZone, ...options });
-  return Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-}
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** "16 Mar 2026" in the organization's time zone. */
 export function date(instant: string, timeZone: string): string {
-  const p = parts(instant, timeZone, { day: 'numeric', month: 'short', year: 'numeric' });
-  return `${p.day} ${p.month} ${p.year}`;
+  return `${shortDate(instant, timeZone)} ${localDate(new Date(instant), timeZone).year}`;
 }
 
 /** "16 Mar" in the organization's time zone. */
 export function shortDate(instant: string, timeZone: string): string {
-  const p = parts(instant, timeZone, { day: 'numeric', month: 'short' });
-  return `${p.day} ${p.month}`;
+  const { month, day } = localDate(new Date(instant), timeZone);
+  return `${day} ${MONTHS[month - 1]}`;
 }
 
 /** "16 Mar 2026, 09:30 UTC" in the organization's time zone. */
 export function dateTime(instant: string, timeZone: string): string {
-  const p = parts(instant, timeZone, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
+  // The zone's abbreviation is the one thing localDate does not give.
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
     timeZoneName: 'short',
   });
-  return `${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
+  const p = Object.fromEntries(
+    format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]),
+  );
+  return `${date(instant, timeZone)}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
 const PRESETS: Record<string, string> = { '7d': 'Last 7 days', '30d': 'Last 30 days', '90d': 'Last 90 days' };

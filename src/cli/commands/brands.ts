@@ -1,4 +1,4 @@
-// `sightline brands create|update`: an operator's brand set-up, validated as the dashboard does.
+// `sightline brands create|update`: an operator's brand set-up, validated by the catalog rules.
 import { type Command, Option } from 'commander';
 import { createBrand, updateBrand } from '../../db/catalog/brands.ts';
 import { type BrandRecord, requireBrand } from '../../db/catalog/refs.ts';
@@ -20,9 +20,7 @@ function describe(brand: BrandRecord): string {
 }
 
 export function register(program: Command): void {
-  const brands = program
-    .command('brands')
-    .description('Set up brands (what the dashboard does), by organization.');
+  const brands = program.command('brands').description('Set up brands, by organization.');
 
   brands
     .command('create')

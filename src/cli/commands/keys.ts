@@ -89,7 +89,7 @@ export function register(program: Command): void {
       const all = await withDatabase(async (db) => listKeys(db, (await organization(db, options.org)).id));
       if (all.length === 0) {
         print(
-          `No keys for ${options.org}. Create one with: sightline keys create --org ${options.org} --scopes all`,
+          `No keys for ${options.org}. Create one with: npx sightline keys create --org ${options.org} --scopes all`,
         );
         return;
       }

@@ -33,7 +33,7 @@ function describe(org: Organization): string {
 function addOnHint(org: Organization): void {
   if (!org.apiAccess) {
     print(
-      `Keys of ${org.slug} get 403 until the add-on is on: sightline orgs update ${org.slug} --api-access on`,
+      `Keys of ${org.slug} get 403 until the add-on is on: npx sightline orgs update ${org.slug} --api-access on`,
     );
   }
 }
@@ -47,7 +47,7 @@ export function register(program: Command): void {
     .action(async () => {
       const all = await withDatabase((db) => listOrganizations(db));
       if (all.length === 0) {
-        print('No organizations yet. Create one with: sightline orgs create --slug SLUG --name NAME');
+        print('No organizations yet. Create one with: npx sightline orgs create --slug SLUG --name NAME');
         return;
       }
       print(

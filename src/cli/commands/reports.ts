@@ -1,4 +1,4 @@
-// `sightline reports generate`: the dashboard's "generate report", for operators. Prints the new
+// `sightline reports generate`: generate a report artifact, for operators. Prints the new
 // artifact's id as the last line (scripts take it with `tail -n 1`); a report that fails still
 // prints its id (the failed artifact records why) and exits 1.
 import { type Command, InvalidArgumentError, Option } from 'commander';

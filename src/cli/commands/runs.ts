@@ -29,7 +29,7 @@ async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promis
     return fn(file);
   }
   if (process.stdin.isTTY)
-    throw new UsageError('pipe the answers in (… | sightline runs import -) or name a file');
+    throw new UsageError('pipe the answers in (… | npx sightline runs import -) or name a file');
   const dir = await mkdtemp(join(tmpdir(), 'sightline-import-'));
   try {
     const path = join(dir, 'answers.ndjson');
@@ -85,7 +85,9 @@ function summaryLine(summary: ImportSummary, seconds: number): string {
     `${visible} of ${runs.length} run(s) visible through the API`,
   ];
   if (summary.candidates > 0)
-    parts.push(`${count(summary.candidates, 'untracked name')} ranked (sightline competitors candidates)`);
+    parts.push(
+      `${count(summary.candidates, 'untracked name')} ranked (npx sightline competitors candidates)`,
+    );
   const rate = seconds > 0 ? Math.round(summary.imported / seconds) : summary.imported;
   parts.push(`${seconds.toFixed(1)} s, ${rate.toLocaleString('en-US')} answers/s`);
   return `${parts.join('; ')}.`;

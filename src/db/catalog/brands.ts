@@ -8,7 +8,7 @@ import {
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, findBrand } from './refs.ts';
 
-// Creating and editing brands as the dashboard does: validated fields, names unique within the
+// Creating and editing brands: validated fields, names unique within the
 // organization (ignoring case), external keys unique within it.
 
 export interface BrandInput {
