@@ -1,5 +1,13 @@
 import { refreshRunAggregates } from '../analytics/refresh.ts';
 import type { Db } from '../db/connect.ts';
+import {
+  describeRun,
+  findRunVisibility,
+  insertRuns,
+  monitoredPromptCounts,
+  runAnswerSpans,
+  setRunPublishedAt,
+} from '../db/run-writes.ts';
 import type { Methodology, RunStatus } from '../domain/answer-line.ts';
 import type { ExistingRun } from './lookups.ts';
 
@@ -59,24 +67,21 @@ export async function createRuns(
   const ids = new Map<RunPlan, number>();
   for (const plan of plans) if (plan.existing) ids.set(plan, plan.existing.id);
   for (const batch of chunks(plans.filter((p) => !p.existing))) {
-    const rows = await db
-      .insertInto('runs')
-      .values(
-        batch.map((p) => ({
-          org_id: p.orgId,
-          brand_id: p.brandId,
-          category_id: p.categoryId,
-          external_id: p.externalId,
-          status: p.status,
-          methodology: p.methodology,
-          is_legacy: p.methodology === 'legacy' ? 1 : 0,
-          completed_prompts: 0,
-          total_prompts: 0,
-          created_at: now,
-        })),
-      )
-      .returning(['id', 'org_id', 'external_id'])
-      .execute();
+    const rows = await insertRuns(
+      db,
+      batch.map((p) => ({
+        org_id: p.orgId,
+        brand_id: p.brandId,
+        category_id: p.categoryId,
+        external_id: p.externalId,
+        status: p.status,
+        methodology: p.methodology,
+        is_legacy: p.methodology === 'legacy' ? 1 : 0,
+        completed_prompts: 0,
+        total_prompts: 0,
+        created_at: now,
+      })),
+    );
     const byKey = new Map(rows.map((r) => [`${r.org_id}:${r.external_id}`, r.id]));
     for (const p of batch) ids.set(p, byKey.get(`${p.orgId}:${p.externalId}`) as number);
   }
@@ -90,50 +95,25 @@ export async function describeRuns(
   runs: ReadonlyArray<{ id: number; categoryId: number; status: RunStatus }>,
 ) {
   for (const batch of chunks(runs)) {
-    const spans = await db
-      .selectFrom('responses')
-      .select((eb) => [
-        'run_id',
-        eb.fn.min('captured_at').as('first'),
-        eb.fn.max('captured_at').as('last'),
-        eb.fn.count<number>('prompt_id').distinct().as('prompts'),
-      ])
-      .where('org_id', '=', orgId)
-      .where(
-        'run_id',
-        'in',
-        batch.map((r) => r.id),
-      )
-      .groupBy('run_id')
-      .execute();
-    const monitored = await db
-      .selectFrom('prompts')
-      .select((eb) => ['category_id', eb.fn.countAll<number>().as('prompts')])
-      .where('org_id', '=', orgId)
-      .where('category_id', 'in', [...new Set(batch.map((r) => r.categoryId))])
-      .where('is_monitored', '=', 1)
-      .where('is_archived', '=', 0)
-      .groupBy('category_id')
-      .execute();
+    const ids = batch.map((r) => r.id);
+    const [spans, monitored] = await Promise.all([
+      runAnswerSpans(db, orgId, ids),
+      monitoredPromptCounts(db, orgId, [...new Set(batch.map((r) => r.categoryId))]),
+    ]);
     const spanOf = new Map(spans.map((s) => [s.run_id, s]));
     const monitoredOf = new Map(monitored.map((m) => [m.category_id, Number(m.prompts)]));
     for (const run of batch) {
       const span = spanOf.get(run.id);
       const answered = Number(span?.prompts ?? 0);
       const running = run.status === 'running';
-      await db
-        .updateTable('runs')
-        .set({
-          status: run.status,
-          started_at: span?.first ?? null,
-          finished_at: running ? null : (span?.last ?? null),
-          completed_prompts: answered,
-          // A run in flight still has the category's other monitored prompts to ask.
-          total_prompts: running ? Math.max(answered, monitoredOf.get(run.categoryId) ?? 0) : answered,
-        })
-        .where('org_id', '=', orgId)
-        .where('id', '=', run.id)
-        .execute();
+      await describeRun(db, orgId, run.id, {
+        status: run.status,
+        started_at: span?.first ?? null,
+        finished_at: running ? null : (span?.last ?? null),
+        completed_prompts: answered,
+        // A run in flight still has the category's other monitored prompts to ask.
+        total_prompts: running ? Math.max(answered, monitoredOf.get(run.categoryId) ?? 0) : answered,
+      });
     }
   }
 }
@@ -160,12 +140,7 @@ export async function setRunPublished(
   runId: number,
   at: string | null,
 ): Promise<PublishResult> {
-  const run = await db
-    .selectFrom('runs')
-    .select(['id', 'external_id', 'status', 'is_legacy', 'published_at'])
-    .where('org_id', '=', orgId)
-    .where('id', '=', runId)
-    .executeTakeFirst();
+  const run = await findRunVisibility(db, orgId, runId);
   if (!run) throw new PublishError(`run ${runId} does not exist in this organization`);
   if (at !== null && run.status !== 'completed') {
     throw new PublishError(`run ${runId} is ${run.status}; only a completed run can be published`);
@@ -174,29 +149,8 @@ export async function setRunPublished(
   const changed = at === null ? run.published_at !== null : run.published_at === null;
   const publishedAt = changed ? at : run.published_at;
   if (changed) {
-    await db
-      .updateTable('runs')
-      .set({ published_at: publishedAt })
-      .where('org_id', '=', orgId)
-      .where('id', '=', runId)
-      .execute();
+    await setRunPublishedAt(db, orgId, runId, publishedAt);
     await refreshRunAggregates(db, orgId, [runId]);
   }
   return { id: run.id, externalId: run.external_id, status: run.status, publishedAt, changed };
-}
-
-/** The organization a run belongs to, for operator commands given a bare run id. */
-export async function findRunOrganization(db: Db, runId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('runs').select('org_id').where('id', '=', runId).executeTakeFirst();
-  return row?.org_id;
-}
-
-/** A run of the organization by id or external id. */
-export async function findRunId(db: Db, orgId: number, ref: number | string): Promise<number | undefined> {
-  const query = db.selectFrom('runs').select('id').where('org_id', '=', orgId);
-  const row = await (typeof ref === 'number'
-    ? query.where('id', '=', ref)
-    : query.where('external_id', '=', ref)
-  ).executeTakeFirst();
-  return row?.id;
 }

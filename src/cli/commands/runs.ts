@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { requireOrganization } from '../../db/catalog/refs.ts';
+import { findRunId, findRunOrganization } from '../../db/run-writes.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import {
   type ImportProgress,
@@ -16,7 +17,7 @@ import {
   type ImportSummary,
   importAnswers,
 } from '../../ingest/import.ts';
-import { findRunId, findRunOrganization, setRunPublished } from '../../ingest/runs.ts';
+import { setRunPublished } from '../../ingest/runs.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption } from '../operator.ts';
 import { print, withDatabase } from './support.ts';
