@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
+import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 import { createTestDatabase } from './support/services.ts';
@@ -17,32 +18,47 @@ process.env.TEST_DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/test';
 const adminUrl = process.env.TEST_DATABASE_URL;
 
 const CAP_MS = 300;
-const access = { access: { scope: 'brands:read' as const } };
 
 function addProbeRoutes(app: App): void {
   // One statement far longer than the cap.
-  app.get('/api/test-probe/sleep/', { config: access }, async () => {
-    await sql`select pg_sleep(5)`.execute(app.dbs.read);
-    return { slept: true };
+  keyedGet(app, '/api/test-probe/sleep/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      await sql`select pg_sleep(5)`.execute(app.dbs.read);
+      return { slept: true };
+    },
   });
   // Two statements that each fit the cap but not together: the cap is per request.
-  app.get('/api/test-probe/two-sleeps/', { config: access }, async () => {
-    await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
-    await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
-    return { slept: true };
+  keyedGet(app, '/api/test-probe/two-sleeps/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
+      await sql`select pg_sleep(0.2)`.execute(app.dbs.read);
+      return { slept: true };
+    },
   });
   // The statement_timeout the server applies, before and after 150 ms of the budget is spent.
-  app.get('/api/test-probe/timeouts/', { config: access }, async () => {
-    const show = async () =>
-      (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(app.dbs.read)).rows[0]
-        ?.statement_timeout;
-    const first = await show();
-    await sleep(150);
-    return { first, second: await show() };
+  keyedGet(app, '/api/test-probe/timeouts/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      const show = async () =>
+        (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(app.dbs.read)).rows[0]
+          ?.statement_timeout;
+      const first = await show();
+      await sleep(150);
+      return { first, second: await show() };
+    },
   });
-  app.get('/api/test-probe/one/', { config: access }, async () => {
-    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
-    return rows[0];
+  keyedGet(app, '/api/test-probe/one/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(app.dbs.read);
+      return rows[0];
+    },
   });
 }
 

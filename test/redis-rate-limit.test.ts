@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../src/app.ts';
 import { RedisRateLimitStore } from '../src/auth/redis-rate-limit.ts';
+import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
 
@@ -32,9 +33,11 @@ function capturingLogger(lines: LogLine[]) {
 }
 
 function addProbeRoute(app: App): void {
-  app.get('/api/test-probe/ok/', { config: { access: { scope: 'brands:read' } } }, async () => ({
-    ok: true,
-  }));
+  keyedGet(app, '/api/test-probe/ok/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => ({ ok: true }),
+  });
 }
 
 function remainingOf(header: unknown): number {

@@ -39,19 +39,31 @@ export async function createTestContext(
     ...overrides,
   };
   const dbs = connectDatabases(config);
-  await migrateToLatest(dbs.primary);
-  const app = await buildApp(config, { databases: dbs, logger: false });
-  await options.beforeReady?.(app);
-  await app.ready();
+  const release = async () => {
+    await dbs.close();
+    await services.release();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let app: App | undefined;
+  try {
+    await migrateToLatest(dbs.primary);
+    app = await buildApp(config, { databases: dbs, logger: false });
+    await options.beforeReady?.(app);
+    await app.ready();
+  } catch (error) {
+    // An app that cannot start must not leave its connections open: the test file would never exit.
+    await app?.close().catch(() => {});
+    await release();
+    throw error;
+  }
+  const started = app;
   return {
     config,
     dbs,
-    app,
+    app: started,
     async close() {
-      await app.close();
-      await dbs.close();
-      await services.release();
-      rmSync(dir, { recursive: true, force: true });
+      await started.close();
+      await release();
     },
   };
 }
