@@ -8,8 +8,9 @@ import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } fro
 import type { App } from '../src/http/types.ts';
 import { type GenerateRequest, generateReport } from '../src/reports/generate.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
-import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
-import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { mintKey } from './support/fixtures.ts';
+import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
 // What happens around a report: its states, a failure midway, refused requests, downloads of the
 // generated files (headers, streaming of large ones) and the CLI that starts it all.
@@ -55,7 +56,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
   before(async () => {
     ctx = await createTestContext();
     fx = await seedReportFixture(ctx.dbs.primary);
-    key = await mintKey(ctx.dbs, fx.orgId);
+    key = await mintKey(ctx.dbs.primary, fx.orgId);
     api = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => NOW });
     await api.ready();
   });

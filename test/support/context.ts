@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
-import { generateKey, hashSecret, SCOPES, type Scope } from '../../src/auth/keys.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -53,58 +52,6 @@ export async function createTestContext(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Inserts an organization directly and returns its id. */
-export async function insertOrg(
-  dbs: Databases,
-  slug: string,
-  values: { plan?: string; apiAccess?: boolean; timezone?: string } = {},
-): Promise<number> {
-  const row = await dbs.primary
-    .insertInto('organizations')
-    .values({
-      slug,
-      name: slug.toUpperCase(),
-      plan: values.plan ?? 'pro',
-      api_access: values.apiAccess === false ? 0 : 1,
-      timezone: values.timezone ?? 'UTC',
-      free_report_used: 0,
-      created_at: '2026-01-01T00:00:00.000Z',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Mints a key for an organization and returns the full key text. */
-export async function mintKey(
-  dbs: Databases,
-  orgId: number,
-  options: {
-    scopes?: readonly Scope[];
-    expiresAt?: string | null;
-    revokedAt?: string | null;
-    pepper?: string;
-  } = {},
-): Promise<string> {
-  const { key, keyId, secret } = generateKey();
-  await dbs.primary
-    .insertInto('api_keys')
-    .values({
-      org_id: orgId,
-      key_id: keyId,
-      name: 'test',
-      secret_hash: hashSecret(secret, options.pepper),
-      scopes: (options.scopes ?? SCOPES).join(' '),
-      created_by_user_id: null,
-      created_at: new Date().toISOString(),
-      last_used_at: null,
-      expires_at: options.expiresAt ?? null,
-      revoked_at: options.revokedAt ?? null,
-    })
-    .execute();
-  return key;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -2,7 +2,8 @@ import { SCOPES, type Scope } from '../../src/auth/keys.ts';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/connect.ts';
 import { type DemoManifest, seedDemo } from '../../src/demo/seed.ts';
-import { createTestContext, mintKey, type TestContext, type TestContextOptions } from './context.ts';
+import { createTestContext, type TestContext, type TestContextOptions } from './context.ts';
+import { mintKey } from './fixtures.ts';
 
 // A test context with the demo data seeded once per test file, the acme objects the endpoint
 // table needs, and a key for every demo organization.
@@ -138,7 +139,7 @@ export async function createDemoContext(
     }
 
     const mint = (org: DemoOrg, keyOptions?: Parameters<typeof mintKey>[2]) =>
-      mintKey(ctx.dbs, orgIds[org], { pepper: ctx.config.keyPepper, ...keyOptions });
+      mintKey(ctx.dbs.primary, orgIds[org], { pepper: ctx.config.keyPepper, ...keyOptions });
     const keys = {} as Record<DemoOrg, string>;
     for (const org of DEMO_ORGS) keys[org] = await mint(org);
 
