@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { App } from '../../src/http/types.ts';
 import { createTestServices } from './services.ts';
+import { prepareDatabase, type Template } from './templates.ts';
 
 // Every test file gets its own fresh database: a temporary SQLite file by default, or (when the
-// suite runs against PostgreSQL) a fresh database created for it.
+// suite runs against PostgreSQL) a fresh database created for it. It starts as a copy of the
+// runner's template (templates.ts) when there is one.
 
 export interface TestContext {
   config: Config;
@@ -21,6 +22,8 @@ export interface TestContext {
 export interface TestContextOptions {
   /** Runs after the app is built and before `ready()`: the place to register test-only routes. */
   beforeReady?: (app: App) => void | Promise<void>;
+  /** What the database holds before the test writes to it: the schema alone by default. */
+  template?: Template;
 }
 
 export async function createTestContext(
@@ -28,7 +31,8 @@ export async function createTestContext(
   options: TestContextOptions = {},
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-test-'));
-  const services = await createTestServices(join(dir, 'test.db'));
+  const template = options.template ?? 'migrated';
+  const services = await createTestServices(join(dir, 'test.db'), template);
   const config: Config = {
     ...loadConfig({}),
     ...services.overrides,
@@ -37,7 +41,9 @@ export async function createTestContext(
     ...overrides,
   };
   const dbs = connectDatabases(config);
-  await migrateToLatest(dbs.primary);
+  // A databaseUrl override (parity.test's SQLite side in the PostgreSQL pass) is not the copy.
+  const copied = services.prepared && config.databaseUrl === services.overrides.databaseUrl;
+  if (!copied) await prepareDatabase(dbs.primary, template);
   const app = await buildApp(config, { databases: dbs, logger: false });
   await options.beforeReady?.(app);
   await app.ready();

@@ -1,12 +1,12 @@
 import { SCOPES, type Scope } from '../../src/auth/keys.ts';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/connect.ts';
-import { type DemoManifest, seedDemo } from '../../src/demo/seed.ts';
+import { type DemoManifest, findDemoManifest } from '../../src/demo/seed.ts';
 import { createTestContext, type TestContext, type TestContextOptions } from './context.ts';
 import { mintKey } from './fixtures.ts';
 
-// A test context with the demo data seeded once per test file, the acme objects the endpoint
-// table needs, and a key for every demo organization.
+// A test context on a copy of the demo data (seeded once per pass by the runner: templates.ts),
+// the acme objects the endpoint table needs, and a key for every demo organization.
 
 export const DEMO_ORGS = ['acme', 'globex', 'initech', 'umbrella', 'hooli'] as const;
 export type DemoOrg = (typeof DEMO_ORGS)[number];
@@ -125,10 +125,11 @@ export async function createDemoContext(
   overrides: Partial<Config> = {},
   options: TestContextOptions = {},
 ): Promise<DemoContext> {
-  const ctx = await createTestContext(overrides, options);
-  // A failed seed must not leave the app and its database handles open: the file would hang.
+  const ctx = await createTestContext(overrides, { ...options, template: 'demo' });
+  // A failed look-up must not leave the app and its database handles open: the file would hang.
   try {
-    const manifest = await seedDemo(ctx.dbs.primary);
+    const manifest = await findDemoManifest(ctx.dbs.primary);
+    if (!manifest) throw new Error('the demo database has no manifest');
     const rows = await ctx.dbs.primary.selectFrom('organizations').select(['id', 'slug']).execute();
     const orgIds = Object.fromEntries(rows.map((row) => [row.slug, row.id])) as Record<DemoOrg, number>;
     const brandIds = {} as Record<DemoOrg, number[]>;
