@@ -5,16 +5,23 @@
 //   TEST_DATABASE_URL  admin URL of the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test);
 //                      every test file creates, and drops, a database of its own on it
 //   TEST_REDIS_URL     Redis for the shared rate limit (default redis://127.0.0.1:6379)
+//   TEST_CONCURRENCY   test files run side by side in a pass (default 3; see docs/notes/testing.md)
 //   npm test -- test/a.test.ts ...   runs only those files, in both passes
+//
+// Each pass first prepares the template databases (test/support/templates.ts: the schema, and the
+// schema with the demo data) once; every test file's database is then a copy of one of them.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { globSync } from 'node:fs';
+import { globSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
 const databaseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const ci = process.env.CI === 'true';
+const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // These need PostgreSQL or Redis themselves; the embedded pass leaves them to the second one.
 const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
@@ -22,19 +29,38 @@ const SERVICE_ONLY = new Set([
   'test/redis-rate-limit.test.ts',
 ]);
 
+// The longest files (they seed the demo or drive the CLI themselves) start first, so that no
+// pass ends waiting on one of them alone.
+const LONGEST_FIRST = [
+  'test/demo.test.ts',
+  'test/cli.test.ts',
+  'test/operator.test.ts',
+  'test/parity.test.ts',
+  'test/reports-generate-lifecycle.test.ts',
+];
+const rank = (file) => (LONGEST_FIRST.includes(file) ? LONGEST_FIRST.indexOf(file) : LONGEST_FIRST.length);
+
 const requested = process.argv.slice(2);
-const files = (requested.length > 0 ? requested : globSync('test/**/*.test.ts')).sort();
+const files = (requested.length > 0 ? requested : globSync('test/**/*.test.ts'))
+  .sort()
+  .sort((a, b) => rank(a) - rank(b));
 
 function runSuite(label, suiteFiles, env) {
   if (suiteFiles.length === 0) return { label, status: 'PASSED', note: 'no test files for this pass' };
   process.stdout.write(`\n=== ${label}: ${suiteFiles.length} test files ===\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...suiteFiles], {
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  return { label, status: run.status === 0 ? 'PASSED' : 'FAILED', note: `${seconds} s` };
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  const options = { stdio: 'inherit', env: { ...process.env, ...env } };
+  const templates = spawnSync(process.execPath, ['test/support/make-templates.ts'], options);
+  if (templates.status !== 0) {
+    return { label, status: 'FAILED', note: `could not prepare the template databases (${seconds()} s)` };
+  }
+  const run = spawnSync(
+    process.execPath,
+    ['--test', `--test-concurrency=${concurrency}`, ...suiteFiles],
+    options,
+  );
+  return { label, status: run.status === 0 ? 'PASSED' : 'FAILED', note: `${seconds()} s` };
 }
 
 /** Why PostgreSQL or Redis cannot be used, or undefined when both answer. */
@@ -75,7 +101,7 @@ function redact(url) {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-/** Drops what a crashed test file may have left behind in this run. */
+/** Drops the pass's templates and what a crashed test file may have left behind in this run. */
 async function dropLeftovers(prefix) {
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
@@ -92,13 +118,18 @@ async function dropLeftovers(prefix) {
 }
 
 const results = [];
-results.push(
-  runSuite(
-    'embedded pass (SQLite, in-memory rate limit)',
-    files.filter((f) => !SERVICE_ONLY.has(f)),
-    { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
-  ),
-);
+const sqliteTemplates = mkdtempSync(join(tmpdir(), 'sightline-templates-'));
+try {
+  results.push(
+    runSuite(
+      'embedded pass (SQLite, in-memory rate limit)',
+      files.filter((f) => !SERVICE_ONLY.has(f)),
+      { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES: sqliteTemplates },
+    ),
+  );
+} finally {
+  rmSync(sqliteTemplates, { recursive: true, force: true });
+}
 
 const productionLabel = 'production pass (PostgreSQL + Redis)';
 const reason = await unreachable();
@@ -128,6 +159,7 @@ if (reason) {
       TEST_DATABASE_URL: databaseUrl,
       TEST_REDIS_URL: redisUrl,
       TEST_DATABASE_PREFIX: prefix,
+      TEST_TEMPLATES: `${prefix}_tpl`,
     }),
   );
   await dropLeftovers(prefix);

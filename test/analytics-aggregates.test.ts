@@ -10,8 +10,9 @@ import {
   windowObservations,
 } from '../src/db/analytics.ts';
 import { type Cover, cover, DAY_MS } from '../src/domain/blocks.ts';
-import { type Answer, Fixture } from './analytics-fixtures.ts';
-import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
+import { ACME } from './support/analytics.ts';
+import { createTestContext, type TestContext } from './support/context.ts';
+import { type Answer, BrandFixture, insertOrg } from './support/fixtures.ts';
 
 // The aggregates are an optimisation, never a second definition: a window read through the day
 // blocks must equal the same window read run by run, and the aggregates must follow a run's
@@ -29,15 +30,15 @@ function sorted<T>(rows: T[]): string[] {
 
 describe('analytics aggregates', () => {
   let ctx: TestContext;
-  let f: Fixture;
+  let f: BrandFixture;
   let scope: Scope;
   const runIds: number[] = [];
   let prompt: number;
 
   before(async () => {
     ctx = await createTestContext();
-    const orgId = await insertOrg(ctx.dbs, 'acme');
-    f = await Fixture.create(ctx.dbs.primary, orgId);
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    f = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     const [first, second] = [await f.category('First'), await f.category('Second')];
     const prompts = [await f.prompt(first), await f.prompt(first), await f.prompt(second)];
     prompt = prompts[0] as number;
@@ -57,7 +58,7 @@ describe('analytics aggregates', () => {
       const answers: Answer[] = [];
       for (let j = 0; j < 4; j++) {
         const mentioned = random() < 0.6;
-        answers.push({
+        const answer: Answer = {
           prompt: category === first ? pick(prompts.slice(0, 2)) : (prompts[2] as number),
           model: pick(['chatgpt', 'gemini', 'claude']),
           surface: pick(['api', 'ui_scrape']),
@@ -68,9 +69,15 @@ describe('analytics aggregates', () => {
           mentioned,
           rank: mentioned && random() < 0.7 ? 1 + Math.floor(random() * 8) : null,
           sentiment: pick(['positive', 'neutral', 'negative'] as const),
-          competitors: random() < 0.5 ? [[pick(competitors), random() < 0.5 ? 2 : null]] : [],
-          urls: [pick(['https://www.a.com/1', 'https://b.org/2', 'https://x.c.net/3', 'https://a.com/1'])],
-        });
+          mentions:
+            random() < 0.5 ? [{ competitor: pick(competitors), rank: random() < 0.5 ? 2 : null }] : [],
+          citations: [
+            pick(['https://www.a.com/1', 'https://b.org/2', 'https://x.c.net/3', 'https://a.com/1']),
+          ],
+        };
+        // A sentiment is drawn for every answer (the draws stay in step) but stored, as the
+        // importer does, only for one that mentions the brand.
+        answers.push(mentioned ? answer : { ...answer, sentiment: null });
       }
       const finishedAt = new Date(origin + Math.floor(random() * 400 * DAY_MS)).toISOString();
       runIds.push(await f.run({ category, finishedAt, legacy: i < 30, published: random() < 0.9, answers }));
@@ -137,38 +144,23 @@ describe('analytics aggregates', () => {
       .set({ finished_at: new Date(Date.parse(run.finished_at as string) + DAY_MS).toISOString() })
       .where('id', '=', runId)
       .execute();
-    await ctx.dbs.primary
-      .insertInto('responses')
-      .values({
-        org_id: f.orgId,
-        brand_id: f.brandId,
-        category_id: run.category_id,
-        run_id: runId,
-        prompt_id: (
-          await ctx.dbs.primary
-            .selectFrom('run_prompts')
-            .select('prompt_id')
-            .where('run_id', '=', runId)
-            .executeTakeFirstOrThrow()
-        ).prompt_id,
-        external_key: null,
-        model: 'copilot',
-        model_label: 'Copilot',
-        surface: 'api',
-        outcome: 'ok',
-        methodology: run.methodology,
-        has_mention_data: 1,
-        sample_count: 1,
-        mentioned: 1,
-        rank: 1,
-        sentiment: 'positive',
-        answer_text: 'x',
-        answer_html: null,
-        text_length: 1,
-        captured_at: run.finished_at as string,
-        created_at: run.finished_at as string,
-      })
-      .execute();
+    await f.response(runId, {
+      prompt: (
+        await ctx.dbs.primary
+          .selectFrom('run_prompts')
+          .select('prompt_id')
+          .where('run_id', '=', runId)
+          .executeTakeFirstOrThrow()
+      ).prompt_id,
+      model: 'copilot',
+      modelLabel: 'Copilot',
+      mentioned: true,
+      rank: 1,
+      sentiment: 'positive',
+      text: 'x',
+      capturedAt: run.finished_at as string,
+      createdAt: run.finished_at as string,
+    });
     await refreshRunAggregates(ctx.dbs.primary, f.orgId, runId);
 
     const after = await windowCoverage(ctx.dbs.read, scope, cover(0, Date.parse('2030-01-01T00:00:00Z')));

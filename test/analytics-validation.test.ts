@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { App } from '../src/http/types.ts';
-import { appWithClock, Fixture } from './analytics-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { ACME, appWithClock } from './support/analytics.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // Every 400 of the window parameters with its DRF field-error body, and the order of checks:
 // another organization's objects answer 404 even when the query string is invalid.
@@ -24,11 +25,11 @@ describe('analytics query validation', () => {
   before(async () => {
     ctx = await createTestContext();
     ({ app } = await appWithClock(ctx, '2026-03-15T12:00:00.000Z'));
-    acme = await insertOrg(ctx.dbs, 'acme', { timezone: 'Europe/Berlin' });
-    const globex = await insertOrg(ctx.dbs, 'globex');
-    key = await mintKey(ctx.dbs, acme);
-    const mine = await Fixture.create(ctx.dbs.primary, acme);
-    const theirs = await Fixture.create(ctx.dbs.primary, globex, 'Globex');
+    acme = await insertOrg(ctx.dbs.primary, 'acme', { timezone: 'Europe/Berlin' });
+    const globex = await insertOrg(ctx.dbs.primary, 'globex');
+    key = await mintKey(ctx.dbs.primary, acme);
+    const mine = await BrandFixture.insert(ctx.dbs.primary, acme, ACME);
+    const theirs = await BrandFixture.insert(ctx.dbs.primary, globex, { ...ACME, name: 'Globex' });
     const [category, otherCategory] = [await mine.category(), await theirs.category()];
     ids = {
       brand: mine.brandId,
@@ -146,10 +147,10 @@ describe('analytics query validation', () => {
   });
 
   it('needs brands:read for analytics and runs:read for the change feed', async () => {
-    const runsOnly = await mintKey(ctx.dbs, acme, { scopes: ['runs:read'] });
+    const runsOnly = await mintKey(ctx.dbs.primary, acme, { scopes: ['runs:read'] });
     assert.equal((await get(`/api/brands/${ids.brand}/analytics/`, bearer(runsOnly))).statusCode, 403);
     assert.equal((await get(`/api/prompts/${ids.prompt}/changes/`, bearer(runsOnly))).statusCode, 200);
-    const brandsOnly = await mintKey(ctx.dbs, acme, { scopes: ['brands:read'] });
+    const brandsOnly = await mintKey(ctx.dbs.primary, acme, { scopes: ['brands:read'] });
     assert.equal((await get(`/api/prompts/${ids.prompt}/changes/`, bearer(brandsOnly))).statusCode, 403);
   });
 

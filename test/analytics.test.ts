@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Static } from 'typebox';
 import type { App } from '../src/http/types.ts';
 import type { Analytics } from '../src/schemas/analytics.ts';
-import { appWithClock, Fixture } from './analytics-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { ACME, appWithClock } from './support/analytics.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // Analytics figures worked out by hand from purpose-built fixtures. "Now" is pinned to
 // 2026-03-15T12:00Z, so the default 30-day window is [2026-02-13T12:00Z, 2026-03-15T12:00Z) and
@@ -26,9 +27,9 @@ describe('analytics', () => {
   });
 
   async function tenant(slug: string, timezone = 'UTC') {
-    const orgId = await insertOrg(ctx.dbs, slug, { timezone });
-    const key = await mintKey(ctx.dbs, orgId);
-    const fixture = await Fixture.create(ctx.dbs.primary, orgId);
+    const orgId = await insertOrg(ctx.dbs.primary, slug, { timezone });
+    const key = await mintKey(ctx.dbs.primary, orgId);
+    const fixture = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     const get = async (url: string) => {
       const res = await app.inject({ url, headers: bearer(key) });
       assert.equal(res.statusCode, 200, res.body);
@@ -39,7 +40,7 @@ describe('analytics', () => {
 
   describe('metrics, platforms, coverage, share of voice and sources', () => {
     let body: Static<typeof Analytics>;
-    let f: Fixture;
+    let f: BrandFixture;
     let get: (url: string) => Promise<Record<string, unknown>>;
 
     before(async () => {
@@ -47,7 +48,7 @@ describe('analytics', () => {
       f = t.fixture;
       get = t.get;
       const live = await f.category('Help desks');
-      const archived = await f.category('Old', true);
+      const archived = await f.category('Old', { archived: true });
       const [p1, p2] = [await f.prompt(live), await f.prompt(live)];
       const unmonitored = await f.prompt(live, { monitored: false });
       const archivedPrompt = await f.prompt(live, { archived: true });
@@ -65,13 +66,13 @@ describe('analytics', () => {
             mentioned: true,
             rank: 3,
             sentiment: 'negative',
-            competitors: [
-              [globex, 1],
-              [initech, 2],
+            mentions: [
+              { competitor: globex, rank: 1 },
+              { competitor: initech, rank: 2 },
             ],
-            urls: ['https://other.org/y'],
+            citations: ['https://other.org/y'],
           },
-          { prompt: p2, weight: 2, competitors: [[initech, 1]] },
+          { prompt: p2, weight: 2, mentions: [{ competitor: initech, rank: 1 }] },
         ],
       });
       // Current window.
@@ -85,15 +86,15 @@ describe('analytics', () => {
             mentioned: true,
             rank: 1,
             sentiment: 'positive',
-            competitors: [[globex, 2]],
-            urls: ['https://www.example.com/a', 'https://docs.example.com/b'],
+            mentions: [{ competitor: globex, rank: 2 }],
+            citations: ['https://www.example.com/a', 'https://docs.example.com/b'],
           },
           {
             prompt: p1,
             model: 'gemini',
             modelLabel: 'Gemini',
-            competitors: [[globex, 1]],
-            urls: ['https://news.other.org/x'],
+            mentions: [{ competitor: globex, rank: 1 }],
+            citations: ['https://news.other.org/x'],
           },
           {
             prompt: p2,
@@ -101,21 +102,27 @@ describe('analytics', () => {
             weight: 2,
             mentioned: true,
             sentiment: 'neutral',
-            urls: ['https://example.com/a'],
+            citations: ['https://example.com/a'],
           },
           { prompt: p2, model: 'gemini', outcome: 'error' },
           { prompt: p2, model: 'gemini', outcome: 'empty' },
           { prompt: p1, model: 'google_ai_overview', surface: 'ai_overview', outcome: 'no_result' },
           // Ineligible prompts: never counted anywhere.
-          { prompt: unmonitored, weight: 5, mentioned: true, rank: 1, urls: ['https://excluded.net/'] },
-          { prompt: archivedPrompt, weight: 7, mentioned: true, rank: 1, competitors: [[initech, 1]] },
+          { prompt: unmonitored, weight: 5, mentioned: true, rank: 1, citations: ['https://excluded.net/'] },
+          {
+            prompt: archivedPrompt,
+            weight: 7,
+            mentioned: true,
+            rank: 1,
+            mentions: [{ competitor: initech, rank: 1 }],
+          },
         ],
       });
       await f.run({
         category: archived,
         finishedAt: '2026-03-02T10:00:00.000Z',
         answers: [
-          { prompt: inArchivedCategory, weight: 4, mentioned: true, urls: ['https://excluded.net/'] },
+          { prompt: inArchivedCategory, weight: 4, mentioned: true, citations: ['https://excluded.net/'] },
         ],
       });
       // An unpublished run is invisible.
@@ -123,7 +130,7 @@ describe('analytics', () => {
         category: live,
         finishedAt: '2026-03-05T10:00:00.000Z',
         published: false,
-        answers: [{ prompt: p1, weight: 10, mentioned: true, rank: 1, urls: ['https://excluded.net/'] }],
+        answers: [{ prompt: p1, weight: 10, mentioned: true, rank: 1, citations: ['https://excluded.net/'] }],
       });
       body = await t.get(`/api/brands/${f.brandId}/analytics/`);
     });
@@ -434,16 +441,16 @@ describe('analytics', () => {
       const answers = [];
       for (let n = 1; n <= 12; n++) {
         const id = await f.competitor(first, `K${String(n).padStart(2, '0')}`);
-        answers.push({ prompt: pa, weight: n, competitors: [[id, null]] as [number, null][] });
+        answers.push({ prompt: pa, weight: n, mentions: [{ competitor: id, rank: null }] });
       }
-      globexA = await f.competitor(first, 'Globex', 'globex');
-      const globexB = await f.competitor(second, 'Globex Corp', 'globex');
-      answers.push({ prompt: pa, weight: 20, competitors: [[globexA, 1]] as [number, number][] });
+      globexA = await f.competitor(first, 'Globex', { canonicalKey: 'globex' });
+      const globexB = await f.competitor(second, 'Globex Corp', { canonicalKey: 'globex' });
+      answers.push({ prompt: pa, weight: 20, mentions: [{ competitor: globexA, rank: 1 }] });
       await f.run({ category: first, finishedAt: '2026-03-01T10:00:00.000Z', answers });
       await f.run({
         category: second,
         finishedAt: '2026-03-01T11:00:00.000Z',
-        answers: [{ prompt: pb, weight: 5, competitors: [[globexB, 2]] }],
+        answers: [{ prompt: pb, weight: 5, mentions: [{ competitor: globexB, rank: 2 }] }],
       });
     });
 
@@ -506,9 +513,13 @@ describe('analytics', () => {
       answers: [
         {
           prompt,
-          urls: ['https://www.bbc.co.uk/news', 'https://bbc.co.uk/sport', 'https://WWW.Example.COM/A'],
+          citations: ['https://www.bbc.co.uk/news', 'https://bbc.co.uk/sport', 'https://WWW.Example.COM/A'],
         },
-        { prompt, model: 'gemini', urls: ['https://alice.github.io/post', 'https://www.bbc.co.uk/news'] },
+        {
+          prompt,
+          model: 'gemini',
+          citations: ['https://alice.github.io/post', 'https://www.bbc.co.uk/news'],
+        },
       ],
     });
     const body = await t.get(`/api/brands/${t.fixture.brandId}/analytics/`);

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  addBrand,
-  addCategory,
-  addPrompt,
-  addRun,
-  brandRow,
-  type ScoredBrand,
-  seedScoredBrand,
-  type Tenant,
-} from './support/brand-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { BrandFixture, insertBrand, insertOrg, mintKey } from './support/fixtures.ts';
+import { type ScoredBrand, seedScoredBrand } from './support/scored-brand.ts';
 
 describe('brands endpoints', () => {
   let ctx: TestContext;
   let key: string;
   let otherKey: string;
-  let acme: Tenant;
+  let acme: number;
   let scored: ScoredBrand;
   // Brand ids by a short name; see the before hook for what each one is.
   const ids: Record<'a' | 'b' | 'm' | 'x' | 'y' | 'rival', number> = {
@@ -33,14 +25,14 @@ describe('brands endpoints', () => {
 
   before(async () => {
     ctx = await createTestContext();
-    const orgId = await insertOrg(ctx.dbs, 'acme');
-    const otherOrg = await insertOrg(ctx.dbs, 'globex');
-    key = await mintKey(ctx.dbs, orgId);
-    otherKey = await mintKey(ctx.dbs, otherOrg);
-    acme = { db: ctx.dbs.primary, orgId };
+    acme = await insertOrg(ctx.dbs.primary, 'acme');
+    const otherOrg = await insertOrg(ctx.dbs.primary, 'globex');
+    key = await mintKey(ctx.dbs.primary, acme);
+    otherKey = await mintKey(ctx.dbs.primary, otherOrg);
+    const db = ctx.dbs.primary;
 
     // a: the hand-scored brand; its last visible run finished 2026-03-09T12:00Z (seedScoredBrand).
-    scored = await seedScoredBrand(acme, {
+    scored = await seedScoredBrand(db, acme, {
       name: 'Acme Analytics',
       website: 'https://acme.io',
       created_at: '2026-01-01T00:00:00.000Z',
@@ -51,19 +43,17 @@ describe('brands endpoints', () => {
     });
     ids.a = scored.brandId;
     // b: ran most recently (2026-03-20) but has only an unmonitored prompt: monitoring "off".
-    ids.b = await addBrand(acme, {
+    const b = await BrandFixture.insert(db, acme, {
       name: 'beta Books',
       website: 'https://betabooks.com',
       created_at: '2026-01-03T00:00:00.000Z',
     });
-    const bCategory = await addCategory(acme, ids.b);
-    await addPrompt(acme, bCategory, { monitored: false });
-    await addRun(acme, bCategory, {
-      finished_at: '2026-03-20T00:00:00.000Z',
-      published_at: '2026-03-20T00:00:00.000Z',
-    });
+    ids.b = b.brandId;
+    const bCategory = await b.category();
+    await b.prompt(bCategory, { monitored: false });
+    await b.run({ category: bCategory, finishedAt: '2026-03-20T00:00:00.000Z' });
     // m: merged into a, never run, updated after every run of a.
-    ids.m = await addBrand(acme, {
+    ids.m = await insertBrand(db, acme, {
       name: 'Zeta Merge',
       status: 'merged',
       merged_into_brand_id: ids.a,
@@ -72,17 +62,17 @@ describe('brands endpoints', () => {
       updated_at: '2026-04-01T00:00:00.000Z',
     });
     // x: archived; y: LIKE wildcards in its name and website.
-    ids.x = await addBrand(acme, {
+    ids.x = await insertBrand(db, acme, {
       name: 'Archived Co',
       status: 'archived',
       created_at: '2026-01-04T00:00:00.000Z',
     });
-    ids.y = await addBrand(acme, {
+    ids.y = await insertBrand(db, acme, {
       name: '100%_Real',
       website: 'https://under_score.net',
       created_at: '2026-01-05T00:00:00.000Z',
     });
-    ids.rival = await addBrand({ db: ctx.dbs.primary, orgId: otherOrg }, { name: 'Acme Rival' });
+    ids.rival = await insertBrand(db, otherOrg, { name: 'Acme Rival' });
   });
   after(() => ctx.close());
 
@@ -179,12 +169,9 @@ describe('brands endpoints', () => {
     });
 
     it('clamps page_size to 100', async () => {
-      const orgId = await insertOrg(ctx.dbs, 'manybrands');
-      const manyKey = await mintKey(ctx.dbs, orgId);
-      await ctx.dbs.primary
-        .insertInto('brands')
-        .values(Array.from({ length: 101 }, (_, i) => brandRow(orgId, { name: `Brand ${i}` })))
-        .execute();
+      const orgId = await insertOrg(ctx.dbs.primary, 'manybrands');
+      const manyKey = await mintKey(ctx.dbs.primary, orgId);
+      for (let i = 0; i < 101; i++) await insertBrand(ctx.dbs.primary, orgId, { name: `Brand ${i}` });
       const body = (await get('/api/brands/?page_size=1000', bearer(manyKey))).json();
       assert.equal(body.count, 101);
       assert.equal(body.results.length, 100);
@@ -228,7 +215,7 @@ describe('brands endpoints', () => {
     });
 
     it('needs the brands:read scope', async () => {
-      const runsOnly = await mintKey(ctx.dbs, acme.orgId, { scopes: ['runs:read'] });
+      const runsOnly = await mintKey(ctx.dbs.primary, acme, { scopes: ['runs:read'] });
       assert.equal((await get('/api/brands/', bearer(runsOnly))).statusCode, 403);
     });
   });
@@ -261,7 +248,7 @@ describe('brands endpoints', () => {
         // The running run was created after the queued one.
         runInFlightProgress: {
           runId: String(scored.runs.running),
-          categoryId: String(scored.c1.id),
+          categoryId: String(scored.c1),
           completedPrompts: 2,
           totalPrompts: 5,
           startedAt: '2026-03-11T01:00:00.000Z',
@@ -269,7 +256,7 @@ describe('brands endpoints', () => {
         monitoringRefreshInProgress: true,
         mergedInto: {},
         mergedAt: null,
-        orgId: String(acme.orgId),
+        orgId: String(acme),
         orgName: 'ACME',
         executiveSummary: 'Strong in analytics.',
         executiveSummaryUpdatedAt: '2026-03-02T00:00:00.000Z',

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  addBrand,
-  addCategory,
-  addPrompt,
-  type CategoryIds,
-  type ScoredBrand,
-  seedScoredBrand,
-  type Tenant,
-} from './support/brand-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
+import { type ScoredBrand, seedScoredBrand } from './support/scored-brand.ts';
 
 describe('categories and prompts endpoints', () => {
   let ctx: TestContext;
   let key: string;
   let otherKey: string;
-  let acme: Tenant;
   let scored: ScoredBrand;
-  let demoCategory: CategoryIds;
-  let rivalCategory: CategoryIds;
+  let demoCategory: number;
+  let rivalCategory: number;
 
   const get = (url: string, headers: Record<string, string> = bearer(key)) =>
     ctx.app.inject({ url, headers });
@@ -26,23 +18,22 @@ describe('categories and prompts endpoints', () => {
 
   before(async () => {
     ctx = await createTestContext();
-    const orgId = await insertOrg(ctx.dbs, 'acme');
-    const otherOrg = await insertOrg(ctx.dbs, 'globex');
-    key = await mintKey(ctx.dbs, orgId);
-    otherKey = await mintKey(ctx.dbs, otherOrg);
-    acme = { db: ctx.dbs.primary, orgId };
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    const otherOrg = await insertOrg(ctx.dbs.primary, 'globex');
+    key = await mintKey(ctx.dbs.primary, orgId);
+    otherKey = await mintKey(ctx.dbs.primary, otherOrg);
+    const db = ctx.dbs.primary;
 
     // The public demo brand has a fixed id; it is inserted first so that later auto-numbered
     // brands never reach 9 (PostgreSQL's sequence does not move for an explicit id).
-    await addBrand(acme, { id: 9, name: 'Demo Brand', is_demo: 1 });
-    demoCategory = await addCategory(acme, 9, { name: 'Demo category' });
-    await addPrompt(acme, demoCategory);
-    scored = await seedScoredBrand(acme, { name: 'Acme Analytics' });
+    const demo = await BrandFixture.insert(db, orgId, { id: 9, name: 'Demo Brand', is_demo: 1 });
+    demoCategory = await demo.category('Demo category');
+    await demo.prompt(demoCategory);
+    scored = await seedScoredBrand(db, orgId, { name: 'Acme Analytics' });
 
-    const globex: Tenant = { db: ctx.dbs.primary, orgId: otherOrg };
-    const rival = await addBrand(globex, { name: 'Rival' });
-    rivalCategory = await addCategory(globex, rival);
-    await addPrompt(globex, rivalCategory);
+    const rival = await BrandFixture.insert(db, otherOrg, { name: 'Rival' });
+    rivalCategory = await rival.category();
+    await rival.prompt(rivalCategory);
   });
   after(() => ctx.close());
 
@@ -56,7 +47,7 @@ describe('categories and prompts endpoints', () => {
         previous: null,
         results: [
           {
-            id: String(scored.c1.id),
+            id: String(scored.c1),
             brandId: String(scored.brandId),
             name: 'Analytics tools',
             description: 'Core',
@@ -74,7 +65,7 @@ describe('categories and prompts endpoints', () => {
             createdAt: '2026-01-01T00:00:00.000Z',
           },
           {
-            id: String(scored.c2.id),
+            id: String(scored.c2),
             brandId: String(scored.brandId),
             name: 'BI platforms',
             description: '',
@@ -180,7 +171,7 @@ describe('categories and prompts endpoints', () => {
         `/api/brands/${scored.brandId}/categories/`,
         '/api/brands/09/categories/',
         '/api/brands/9/',
-        `/api/categories/${demoCategory.id}/prompts/`,
+        `/api/categories/${demoCategory}/prompts/`,
         '/api/brands/',
       ]) {
         const res = await anonymous(url);
@@ -214,7 +205,7 @@ describe('categories and prompts endpoints', () => {
     const byId = (results: PromptBody[]) => new Map(results.map((p) => [p.id, p]));
 
     it('lists a category’s live prompts in creation order, each with its own scores', async () => {
-      const res = await get(`/api/categories/${scored.c1.id}/prompts/`);
+      const res = await get(`/api/categories/${scored.c1}/prompts/`);
       assert.equal(res.statusCode, 200);
       const body = res.json();
       assert.equal(body.count, 3);
@@ -225,7 +216,7 @@ describe('categories and prompts endpoints', () => {
       );
       assert.deepEqual(body.results[0], {
         id: String(p1),
-        categoryId: String(scored.c1.id),
+        categoryId: String(scored.c1),
         brandId: String(scored.brandId),
         text: 'Best analytics tool?',
         isMonitored: true,
@@ -250,11 +241,11 @@ describe('categories and prompts endpoints', () => {
     });
 
     it('includes archived prompts only with archived=true', async () => {
-      const body = (await get(`/api/categories/${scored.c1.id}/prompts/?archived=true`)).json();
+      const body = (await get(`/api/categories/${scored.c1}/prompts/?archived=true`)).json();
       assert.equal(body.count, 4);
       assert.deepEqual(byId(body.results).get(String(scored.prompts.p4)), {
         id: String(scored.prompts.p4),
-        categoryId: String(scored.c1.id),
+        categoryId: String(scored.c1),
         brandId: String(scored.brandId),
         text: 'Archived prompt',
         isMonitored: true,
@@ -269,34 +260,34 @@ describe('categories and prompts endpoints', () => {
     });
 
     it('reads legacy runs and archived categories too', async () => {
-      const legacy = (await get(`/api/categories/${scored.c2.id}/prompts/`)).json().results[0];
+      const legacy = (await get(`/api/categories/${scored.c2}/prompts/`)).json().results[0];
       assert.deepEqual(
         [legacy.latestScore, legacy.previousScore, legacy.lastRunId],
         [85, 85, String(scored.runs.run4)],
       );
-      const archived = (await get(`/api/categories/${scored.c3.id}/prompts/`)).json().results[0];
+      const archived = (await get(`/api/categories/${scored.c3}/prompts/`)).json().results[0];
       assert.deepEqual([archived.latestScore, archived.lastRunId], [100, String(scored.runs.run5)]);
     });
 
     it('pages, and refuses a page past the end', async () => {
-      const first = (await get(`/api/categories/${scored.c1.id}/prompts/?page_size=2`)).json();
+      const first = (await get(`/api/categories/${scored.c1}/prompts/?page_size=2`)).json();
       assert.equal(first.results.length, 2);
       assert.deepEqual(Object.fromEntries(new URL(first.next).searchParams), { page_size: '2', page: '2' });
-      const past = await get(`/api/categories/${scored.c1.id}/prompts/?page_size=2&page=3`);
+      const past = await get(`/api/categories/${scored.c1}/prompts/?page_size=2&page=3`);
       assert.equal(past.statusCode, 404);
       assert.deepEqual(past.json(), { detail: 'Invalid page.' });
     });
 
     it('answers 400 for bad values and 404 for hidden categories first', async () => {
-      const bad = await get(`/api/categories/${scored.c1.id}/prompts/?archived=maybe&page=-1`);
+      const bad = await get(`/api/categories/${scored.c1}/prompts/?archived=maybe&page=-1`);
       assert.equal(bad.statusCode, 400);
       assert.deepEqual(bad.json(), {
         archived: ['Must be a valid boolean.'],
         page: ['Ensure this value is greater than or equal to 1.'],
       });
       for (const url of [
-        `/api/categories/${rivalCategory.id}/prompts/`,
-        `/api/categories/${rivalCategory.id}/prompts/?archived=maybe`,
+        `/api/categories/${rivalCategory}/prompts/`,
+        `/api/categories/${rivalCategory}/prompts/?archived=maybe`,
         '/api/categories/777777/prompts/',
         '/api/categories/abc/prompts/',
       ]) {

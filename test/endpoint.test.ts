@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The route toolkit (src/http/endpoint.ts): the order of checks and the query validation happen
 // without the handler asking, and a keyed /api route that bypasses the toolkit cannot start.
@@ -32,7 +33,7 @@ describe('route toolkit', () => {
 
   before(async () => {
     ctx = await createTestContext({}, { beforeReady: addProbe });
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'toolkit'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'toolkit'));
   });
   after(() => ctx.close());
 

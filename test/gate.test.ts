@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The gate's order of checks (decisions.md): when a request fails several checks at once, the
 // first in the order answers. Each test combines two failures and expects the earlier one.
@@ -29,8 +30,8 @@ describe('gate smoke', () => {
   let key: string;
   before(async () => {
     ctx = await createTestContext();
-    const org = await insertOrg(ctx.dbs, 'acme');
-    key = await mintKey(ctx.dbs, org);
+    const org = await insertOrg(ctx.dbs.primary, 'acme');
+    key = await mintKey(ctx.dbs.primary, org);
   });
   after(() => ctx?.close());
 
@@ -63,16 +64,16 @@ describe('order of checks', () => {
 
   before(async () => {
     ctx = await createTestContext({ rateLimitPerMinute: LIMIT }, { beforeReady: addProbeRoutes });
-    const acme = await insertOrg(ctx.dbs, 'acme');
-    const initech = await insertOrg(ctx.dbs, 'initech', { apiAccess: false });
-    const umbrella = await insertOrg(ctx.dbs, 'umbrella', { plan: 'starter' });
-    keys.acme = await mintKey(ctx.dbs, acme);
-    keys.acmeLastUsed = await mintKey(ctx.dbs, acme);
-    keys.acmeRunsOnly = await mintKey(ctx.dbs, acme, { scopes: ['runs:read'] });
-    keys.initechRunsOnly = await mintKey(ctx.dbs, initech, { scopes: ['runs:read'] });
-    keys.umbrella = await mintKey(ctx.dbs, umbrella);
-    keys.umbrellaRunsOnly = await mintKey(ctx.dbs, umbrella, { scopes: ['runs:read'] });
-    keys.revokedAndExpired = await mintKey(ctx.dbs, acme, {
+    const acme = await insertOrg(ctx.dbs.primary, 'acme');
+    const initech = await insertOrg(ctx.dbs.primary, 'initech', { apiAccess: false });
+    const umbrella = await insertOrg(ctx.dbs.primary, 'umbrella', { plan: 'starter' });
+    keys.acme = await mintKey(ctx.dbs.primary, acme);
+    keys.acmeLastUsed = await mintKey(ctx.dbs.primary, acme);
+    keys.acmeRunsOnly = await mintKey(ctx.dbs.primary, acme, { scopes: ['runs:read'] });
+    keys.initechRunsOnly = await mintKey(ctx.dbs.primary, initech, { scopes: ['runs:read'] });
+    keys.umbrella = await mintKey(ctx.dbs.primary, umbrella);
+    keys.umbrellaRunsOnly = await mintKey(ctx.dbs.primary, umbrella, { scopes: ['runs:read'] });
+    keys.revokedAndExpired = await mintKey(ctx.dbs.primary, acme, {
       revokedAt: '2026-01-01T00:00:00.000Z',
       expiresAt: '2020-01-01T00:00:00.000Z',
     });

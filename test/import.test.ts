@@ -11,7 +11,8 @@ import { AnswerLineSchema } from '../src/domain/answer-line.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
 import { ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
-import { createTestContext, insertOrg, type TestContext } from './support/context.ts';
+import { createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg } from './support/fixtures.ts';
 
 // importAnswers against a real database: all or nothing with line-numbered errors, what it
 // derives and stores, idempotence, runs in flight and legacy runs, publishing.
@@ -78,8 +79,8 @@ describe('answer import', () => {
   before(async () => {
     ctx = await createTestContext();
     db = ctx.dbs.primary;
-    orgId = await insertOrg(ctx.dbs, 'acme');
-    await insertOrg(ctx.dbs, 'globex');
+    orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    await insertOrg(ctx.dbs.primary, 'globex');
     const brand = await createBrand(db, orgId, {
       name: 'Acmeflow',
       website: 'https://www.acmeflow.com',
@@ -438,7 +439,7 @@ describe('documented example (docs/ingest.md)', () => {
 
   it('imports docs/examples/prompts.csv and docs/examples/answers.ndjson as the walkthrough does', async () => {
     const db = ctx.dbs.primary;
-    const org = await insertOrg(ctx.dbs, 'acme');
+    const org = await insertOrg(ctx.dbs.primary, 'acme');
     const brand = await createBrand(db, org, {
       name: 'Linear',
       website: 'https://linear.app',

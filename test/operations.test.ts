@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { keyedGet } from '../src/http/endpoint.ts';
 import { startMetricsServer } from '../src/http/metrics.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 import { freePort, startServerProcess } from './support/server-process.ts';
 
 // Operations: health probes, request ids, metrics, access logs and graceful shutdown. Runs on
@@ -68,7 +69,7 @@ describe('X-Request-Id', () => {
   let key: string;
   before(async () => {
     ctx = await createTestContext({}, { beforeReady: addProbeRoutes });
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
   });
   after(() => ctx.close());
 
@@ -108,7 +109,7 @@ describe('Prometheus metrics', () => {
   let metricsUrl: string;
   before(async () => {
     ctx = await createTestContext({ rateLimitPerMinute: 2 }, { beforeReady: addProbeRoutes });
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
     server = await startMetricsServer(ctx.app.metrics, 0, '127.0.0.1');
     metricsUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`;
   });
@@ -174,7 +175,7 @@ describe('the server process', () => {
   let key: string;
   before(async () => {
     ctx = await createTestContext();
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
   });
   after(() => ctx.close());
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOrganization } from '../src/db/organizations.ts';
-import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { mintKey } from './support/fixtures.ts';
 
 // An operator's whole path, on the command line, into the API: organization (repository), brand,
 // category, prompts from CSV, competitors, answers imported and published, then the run read back
@@ -55,7 +56,7 @@ describe('operator set-up and import through the CLI', () => {
       apiAccess: true,
       timezone: 'UTC',
     });
-    key = await mintKey(ctx.dbs, org.id);
+    key = await mintKey(ctx.dbs.primary, org.id);
   });
   after(() => ctx.close());
 

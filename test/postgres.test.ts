@@ -7,7 +7,8 @@ import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 import { createTestDatabase } from './support/services.ts';
 
 // Production mode on PostgreSQL: the per-request cap enforced server-side by statement_timeout,
@@ -85,7 +86,7 @@ describe('PostgreSQL: the per-request database-work cap is statement_timeout', (
       { beforeReady: addProbeRoutes },
     );
     assert.equal(ctx.dbs.dialect, 'postgres');
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
   });
   after(() => ctx.close());
 
@@ -136,7 +137,7 @@ describe('PostgreSQL: lost connections and an unreachable database', () => {
   let key: string;
   before(async () => {
     ctx = await createTestContext({ queryTimeoutMs: 10_000 }, { beforeReady: addProbeRoutes });
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
   });
   after(() => ctx.close());
 
@@ -243,7 +244,7 @@ describe('PostgreSQL: values come back as on SQLite', () => {
     await sql`alter database ${sql.id(name)} set timezone = 'Asia/Kolkata'`.execute(ctx.dbs.primary);
     const fresh = connectDatabases({ ...ctx.config, databasePoolSize: 1 });
     try {
-      const orgId = await insertOrg(ctx.dbs, 'acme');
+      const orgId = await insertOrg(ctx.dbs.primary, 'acme');
       const row = await fresh.read
         .selectFrom('organizations')
         .select(['id', 'created_at'])

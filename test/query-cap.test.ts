@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The per-request cap on database work, proven through the real request path: a test-only route
 // runs a statement that would take minutes (a recursive count to 10^9) on the API's read handle.
@@ -69,7 +70,7 @@ describe('per-request database-work cap', () => {
       { queryTimeoutMs: CAP_MS, databasePoolSize: 1 },
       { beforeReady: addProbeRoutes },
     );
-    key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
   });
   after(() => ctx?.close());
 

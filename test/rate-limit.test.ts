@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore } from '../src/auth/rate-limit.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The exact rolling limit (decisions.md, Rate limit): over HTTP with a low configured limit, and
 // the store itself with an injected clock for the rolling-window arithmetic.
@@ -33,11 +34,12 @@ describe('rate limit over HTTP (limit 5 per minute)', () => {
 
   before(async () => {
     ctx = await createTestContext({ rateLimitPerMinute: LIMIT }, { beforeReady: addProbeRoutes });
-    const acme = await insertOrg(ctx.dbs, 'acme');
-    const umbrella = await insertOrg(ctx.dbs, 'umbrella', { plan: 'starter' });
-    for (const name of ['first', 'second', 'fromBusyAddress']) keys[name] = await mintKey(ctx.dbs, acme);
-    keys.brandsOnly = await mintKey(ctx.dbs, acme, { scopes: ['brands:read'] });
-    keys.starter = await mintKey(ctx.dbs, umbrella);
+    const acme = await insertOrg(ctx.dbs.primary, 'acme');
+    const umbrella = await insertOrg(ctx.dbs.primary, 'umbrella', { plan: 'starter' });
+    for (const name of ['first', 'second', 'fromBusyAddress'])
+      keys[name] = await mintKey(ctx.dbs.primary, acme);
+    keys.brandsOnly = await mintKey(ctx.dbs.primary, acme, { scopes: ['brands:read'] });
+    keys.starter = await mintKey(ctx.dbs.primary, umbrella);
   });
   after(() => ctx?.close());
 

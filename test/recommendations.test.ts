@@ -3,8 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
 import type { RecommendationArtifactsTable, RecommendationsTable } from '../src/db/types.ts';
 import type { Scope } from '../src/domain/scopes.ts';
-import { brandRow } from './support/brand-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import {
+  BrandFixture,
+  insertOrg,
+  insertRecommendationArtifact,
+  insertRecommendationOutcome,
+  mintKey,
+} from './support/fixtures.ts';
 
 // The recommendation list: what it leaves out, its order, and the artifacts and outcomes nested in
 // each row, over purpose-built fixtures.
@@ -13,25 +19,13 @@ const BASE = 'https://api.sightline.test';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 type OrgSlug = 'acme' | 'globex' | 'umbrella' | 'hooli' | 'massive' | 'narrow';
-const T0 = '2026-01-01T00:00:00.000Z';
 
-// The migration's defaults, spelled out because the row types make every column explicit.
+// Shown in every row of the list; no case varies them.
 const REC_DEFAULTS = {
-  category_id: null,
   rec_type: 'content_gap',
-  why: '',
-  suggested_action: '',
-  expected_impact: '',
-  measurement_plan: '',
   impact: 0.5,
   effort: 0.25,
   confidence: 0.75,
-  started_at: null,
-  implemented_at: null,
-  dismissed_at: null,
-  superseded_at: null,
-  dismissed_reason: '',
-  deleted_at: null,
 } satisfies Partial<Insertable<RecommendationsTable>>;
 
 type RecInput = Pick<Insertable<RecommendationsTable>, 'priority' | 'score' | 'status' | 'created_at'> &
@@ -48,76 +42,46 @@ describe('recommendations', () => {
   const get = (url: string, key = keys.acme) => ctx.app.inject({ url, headers: bearer(key) });
 
   async function org(slug: OrgSlug, plan: string, scopes?: Scope[]) {
-    const id = await insertOrg(ctx.dbs, slug, { plan });
-    keys[slug] = await mintKey(ctx.dbs, id, scopes ? { scopes } : {});
+    const id = await insertOrg(ctx.dbs.primary, slug, { plan });
+    keys[slug] = await mintKey(ctx.dbs.primary, id, scopes ? { scopes } : {});
     return id;
   }
 
-  async function brand(orgId: number, name: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('brands')
-      .values(brandRow(orgId, { name, created_at: T0, updated_at: T0 }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const brand = (orgId: number, name: string) => BrandFixture.insert(ctx.dbs.primary, orgId, { name });
 
-  async function rec(orgId: number, brand: number, n: number, input: RecInput) {
-    await ctx.dbs.primary
-      .insertInto('recommendations')
-      .values({
-        ...REC_DEFAULTS,
-        title: `Recommendation ${n}`,
-        updated_at: input.created_at,
-        ...input,
-        id: uuid(n),
-        org_id: orgId,
-        brand_id: brand,
-      })
-      .execute();
-  }
+  const rec = (b: BrandFixture, n: number, input: RecInput) =>
+    b.recommendation(uuid(n), { ...REC_DEFAULTS, title: `Recommendation ${n}`, ...input });
 
-  async function artifact(
+  const artifact = (
     recN: number,
     n: number,
     createdAt: string,
     values: Partial<Insertable<RecommendationArtifactsTable>> = {},
-  ) {
-    await ctx.dbs.primary
-      .insertInto('recommendation_artifacts')
-      .values({
-        id: uuid(n),
-        org_id: acme,
-        recommendation_id: uuid(recN),
-        artifact_type: 'faq_page',
-        title: `Artifact ${n}`,
-        body: `Body of artifact ${n}`,
-        target_url: '',
-        status: 'draft',
-        generated_by_model: '',
-        generation_prompt_version: '',
-        published_at: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-        ...values,
-      })
-      .execute();
-  }
+  ) =>
+    insertRecommendationArtifact(ctx.dbs.primary, acme, {
+      id: uuid(n),
+      recommendation_id: uuid(recN),
+      title: `Artifact ${n}`,
+      body: `Body of artifact ${n}`,
+      created_at: createdAt,
+      ...values,
+    });
 
   before(async () => {
     ctx = await createTestContext({ publicBaseUrl: BASE });
     acme = await org('acme', 'pro');
-    brandId = await brand(acme, 'Acme');
-    emptyBrandId = await brand(acme, 'Acme Empty');
+    const acmeBrand = await brand(acme, 'Acme');
+    brandId = acmeBrand.brandId;
+    emptyBrandId = (await brand(acme, 'Acme Empty')).brandId;
 
     // Listed: r1..r5 and r9. Expected order, by bucket then score desc, created desc, id:
     //   high:   r5 (80, 5 Jan), r2 (80, 2 Jan), r1 (50)
     //   medium: r3 (99, 3 Jan, id …03), r9 (99, 3 Jan, id …09): a full tie falls to the id
     //   low:    r4 (10)
     const jan = (day: number) => `2026-01-0${day}T12:00:00.000Z`;
-    await rec(acme, brandId, 1, { priority: 'high', score: 50, status: 'open', created_at: jan(1) });
-    await rec(acme, brandId, 2, { priority: 'high', score: 80, status: 'in_progress', created_at: jan(2) });
-    await rec(acme, brandId, 3, {
+    await rec(acmeBrand, 1, { priority: 'high', score: 50, status: 'open', created_at: jan(1) });
+    await rec(acmeBrand, 2, { priority: 'high', score: 80, status: 'in_progress', created_at: jan(2) });
+    await rec(acmeBrand, 3, {
       priority: 'medium',
       score: 99,
       status: 'implemented',
@@ -130,7 +94,7 @@ describe('recommendations', () => {
       implemented_at: '2026-01-20T00:00:00.000Z',
       updated_at: '2026-01-20T00:00:00.000Z',
     });
-    await rec(acme, brandId, 4, {
+    await rec(acmeBrand, 4, {
       priority: 'low',
       score: 10,
       status: 'dismissed',
@@ -138,13 +102,13 @@ describe('recommendations', () => {
       dismissed_at: '2026-01-05T00:00:00.000Z',
       dismissed_reason: 'Not relevant to our market.',
     });
-    await rec(acme, brandId, 5, { priority: 'high', score: 80, status: 'open', created_at: jan(5) });
-    await rec(acme, brandId, 9, { priority: 'medium', score: 99, status: 'open', created_at: jan(3) });
+    await rec(acmeBrand, 5, { priority: 'high', score: 80, status: 'open', created_at: jan(5) });
+    await rec(acmeBrand, 9, { priority: 'medium', score: 99, status: 'open', created_at: jan(3) });
     // Left out: superseded by status, superseded by date alone, soft-deleted.
     const top = { priority: 'high', score: 100, created_at: jan(6) };
-    await rec(acme, brandId, 6, { ...top, status: 'superseded', superseded_at: jan(7) });
-    await rec(acme, brandId, 7, { ...top, status: 'open', superseded_at: jan(7) });
-    await rec(acme, brandId, 8, { ...top, status: 'open', deleted_at: jan(7) });
+    await rec(acmeBrand, 6, { ...top, status: 'superseded', superseded_at: jan(7) });
+    await rec(acmeBrand, 7, { ...top, status: 'open', superseded_at: jan(7) });
+    await rec(acmeBrand, 8, { ...top, status: 'open', deleted_at: jan(7) });
 
     // r2 has two artifacts (listed oldest first), r3 one (published), the excluded r6 one.
     await artifact(2, 102, '2026-01-12T00:00:00.000Z');
@@ -157,28 +121,25 @@ describe('recommendations', () => {
       published_at: '2026-01-18T00:00:00.000Z',
     });
     await artifact(6, 106, '2026-01-15T00:00:00.000Z');
-    await ctx.dbs.primary
-      .insertInto('recommendation_outcomes')
-      .values({
-        id: uuid(203),
-        org_id: acme,
-        recommendation_id: uuid(3),
-        metric_name: 'mention_rate',
-        metric_subject: 'comparison prompts',
-        baseline_value: 0.25,
-        current_value: 0.4,
-        baseline_at: '2026-01-20T00:00:00.000Z',
-        measured_at: '2026-02-19T00:00:00.000Z',
-        measurement_window_days: 30,
-        attribution_confidence: 'medium',
-        is_measured: 1,
-        notes: 'Measured after publication.',
-      })
-      .execute();
+    await insertRecommendationOutcome(ctx.dbs.primary, acme, {
+      id: uuid(203),
+      recommendation_id: uuid(3),
+      metric_name: 'mention_rate',
+      metric_subject: 'comparison prompts',
+      baseline_value: 0.25,
+      current_value: 0.4,
+      baseline_at: '2026-01-20T00:00:00.000Z',
+      measured_at: '2026-02-19T00:00:00.000Z',
+      measurement_window_days: 30,
+      attribution_confidence: 'medium',
+      is_measured: 1,
+      notes: 'Measured after publication.',
+    });
 
     const globex = await org('globex', 'pro');
-    globexBrandId = await brand(globex, 'Globex');
-    await rec(globex, globexBrandId, 50, { priority: 'high', score: 1, status: 'open', created_at: jan(1) });
+    const globexBrand = await brand(globex, 'Globex');
+    globexBrandId = globexBrand.brandId;
+    await rec(globexBrand, 50, { priority: 'high', score: 1, status: 'open', created_at: jan(1) });
     await org('umbrella', 'starter');
     await org('hooli', 'free');
     await org('massive', 'enterprise');

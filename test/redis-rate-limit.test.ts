@@ -7,7 +7,8 @@ import { buildApp } from '../src/app.ts';
 import { RedisRateLimitStore } from '../src/auth/redis-rate-limit.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The shared rate limit on Redis (decisions.md: exact across instances): two app instances on one
 // Redis, the rolling window with an injected clock and with Redis's own, and the per-instance
@@ -53,7 +54,7 @@ describe('two instances on one Redis share one exact limit', () => {
 
   before(async () => {
     ctx = await createTestContext();
-    orgId = await insertOrg(ctx.dbs, 'acme');
+    orgId = await insertOrg(ctx.dbs.primary, 'acme');
     // Two apps as two deployments would run them: their own stores, one Redis, one key prefix.
     const config = { ...ctx.config, redisUrl, redisKeyPrefix: uniquePrefix(), rateLimitPerMinute: 60 };
     const build = async () => {
@@ -70,7 +71,7 @@ describe('two instances on one Redis share one exact limit', () => {
   });
 
   it("refuses a key's 61st request in the minute on whichever instance it lands", async () => {
-    const key = await mintKey(ctx.dbs, orgId);
+    const key = await mintKey(ctx.dbs.primary, orgId);
     const started = Date.now();
     for (let i = 1; i <= 60; i++) {
       const app = instances[i % 2] as App;
@@ -93,7 +94,7 @@ describe('two instances on one Redis share one exact limit', () => {
   });
 
   it('accepts exactly 60 of 100 simultaneous requests spread over both instances', async () => {
-    const key = await mintKey(ctx.dbs, orgId);
+    const key = await mintKey(ctx.dbs.primary, orgId);
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         (instances[i % 2] as App).inject({ url: '/api/test-probe/ok/', headers: bearer(key) }),
@@ -200,7 +201,7 @@ describe('when Redis is unreachable', () => {
     addProbeRoute(app);
     await app.ready();
     try {
-      const key = await mintKey(ctx.dbs, await insertOrg(ctx.dbs, 'acme'));
+      const key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
       const statuses = [];
       for (let i = 0; i < 4; i++) {
         statuses.push((await app.inject({ url: '/api/test-probe/ok/', headers: bearer(key) })).statusCode);

@@ -9,8 +9,9 @@ import type { App } from '../src/http/types.ts';
 import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
-import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
-import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { mintKey } from './support/fixtures.ts';
+import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
 // What happens around a report: its states, a failure midway, refused requests, downloads of the
 // generated files (headers, streaming of large ones) and the CLI that starts it all.
@@ -56,7 +57,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
   before(async () => {
     ctx = await createTestContext();
     fx = await seedReportFixture(ctx.dbs.primary);
-    key = await mintKey(ctx.dbs, fx.orgId);
+    key = await mintKey(ctx.dbs.primary, fx.orgId);
     api = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => NOW });
     await api.ready();
   });

@@ -6,8 +6,9 @@ import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/types.ts';
 import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
-import { DONE, type Fixture, NOW, seedReportFixture } from './reports-generate-fixture.ts';
-import { bearer, createTestContext, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { mintKey } from './support/fixtures.ts';
+import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
 // Each report type generated from the hand-worked fixture (reports-generate-fixture.ts): its PDF
 // parses, has the expected pages and carries the brand's figures as text; its HTML carries the
@@ -86,7 +87,7 @@ describe('report generation: documents and figures', () => {
   before(async () => {
     ctx = await createTestContext();
     fx = await seedReportFixture(ctx.dbs.primary);
-    key = await mintKey(ctx.dbs, fx.orgId);
+    key = await mintKey(ctx.dbs.primary, fx.orgId);
     // The API as of the same moment the reports are generated.
     api = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => NOW });
     await api.ready();

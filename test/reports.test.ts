@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Insertable } from 'kysely';
-import type { ReportArtifactsTable } from '../src/db/types.ts';
 import type { Scope } from '../src/domain/scopes.ts';
-import { brandRow } from './support/brand-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import {
+  BrandFixture,
+  insertBrand,
+  insertOrg,
+  insertReportArtifact,
+  insertReportFile,
+  insertUser,
+  mintKey,
+} from './support/fixtures.ts';
 
 // Report artifacts, their permissions and downloads, over purpose-built fixtures.
 
@@ -42,30 +48,6 @@ type Fixture =
   | 'umbrellaBrand'
   | 'massiveBrand';
 
-const T0 = '2026-01-01T00:00:00.000Z';
-
-// The migration's defaults, spelled out because the row types make every column explicit.
-const ARTIFACT_DEFAULTS = {
-  category_id: null,
-  format: 'pdf',
-  completed_at: null,
-  error_message: '',
-  agent_name: '',
-  agent_version: '',
-  cost_usd: '0.00',
-  kg_generation_job: '',
-  evidence_refs_count: 0,
-  is_branded: 0,
-  aborted_reason: '',
-  generated_by_user_id: null,
-} satisfies Partial<Insertable<ReportArtifactsTable>>;
-
-type ArtifactInput = Pick<
-  Insertable<ReportArtifactsTable>,
-  'brand_id' | 'report_type' | 'status' | 'created_at'
-> &
-  Partial<Insertable<ReportArtifactsTable>>;
-
 describe('reports', () => {
   let ctx: TestContext;
   const keys = {} as Record<OrgSlug, string>;
@@ -80,68 +62,25 @@ describe('reports', () => {
     timezone = 'UTC',
     scopes?: Scope[],
   ) {
-    const id = await insertOrg(ctx.dbs, slug, { plan, timezone });
-    if (freeReportUsed) {
-      await ctx.dbs.primary
-        .updateTable('organizations')
-        .set({ free_report_used: 1 })
-        .where('id', '=', id)
-        .execute();
-    }
-    keys[slug] = await mintKey(ctx.dbs, id, scopes ? { scopes } : {});
+    const id = await insertOrg(ctx.dbs.primary, slug, { plan, timezone, freeReportUsed });
+    keys[slug] = await mintKey(ctx.dbs.primary, id, scopes ? { scopes } : {});
     return id;
   }
 
-  async function brand(orgId: number, name: string, isDemo = false) {
-    const row = await ctx.dbs.primary
-      .insertInto('brands')
-      .values(brandRow(orgId, { name, is_demo: isDemo ? 1 : 0, created_at: T0, updated_at: T0 }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function category(orgId: number, brandId: number, name: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('categories')
-      .values({ org_id: orgId, brand_id: brandId, name, description: '', is_archived: 0, created_at: T0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function artifact(orgId: number, input: ArtifactInput) {
-    const row = await ctx.dbs.primary
-      .insertInto('report_artifacts')
-      .values({ ...ARTIFACT_DEFAULTS, ...input, org_id: orgId })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function file(orgId: number, artifactId: number, kind: string, contentType: string, content: Buffer) {
-    await ctx.dbs.primary
-      .insertInto('report_files')
-      .values({
-        org_id: orgId,
-        artifact_id: artifactId,
-        kind,
-        content_type: contentType,
-        byte_length: content.length,
-        content,
-      })
-      .execute();
-  }
+  const brand = (orgId: number, name: string, isDemo = false) =>
+    insertBrand(ctx.dbs.primary, orgId, { name, is_demo: isDemo ? 1 : 0 });
+  const category = (orgId: number, brandId: number, name: string) =>
+    new BrandFixture(ctx.dbs.primary, orgId, brandId).category(name);
+  const artifact = (orgId: number, values: Parameters<typeof insertReportArtifact>[2]) =>
+    insertReportArtifact(ctx.dbs.primary, orgId, values);
+  const file = (orgId: number, artifactId: number, kind: string, contentType: string, content: Buffer) =>
+    insertReportFile(ctx.dbs.primary, orgId, artifactId, { kind, contentType, content });
 
   before(async () => {
     ctx = await createTestContext({ publicBaseUrl: BASE });
     // acme works in Los Angeles: a report completed at 05:30 UTC on 2 March is dated 1 March there.
     const acme = await org('acme', 'pro', false, 'America/Los_Angeles');
-    const alice = await ctx.dbs.primary
-      .insertInto('users')
-      .values({ email: 'alice@acme.test', name: 'Alice', created_at: T0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const alice = await insertUser(ctx.dbs.primary, { email: 'alice@acme.test', name: 'Alice' });
 
     ids.brand = await brand(acme, 'Acme Analytics');
     ids.other = await brand(acme, 'Acme Other');
@@ -156,7 +95,7 @@ describe('reports', () => {
       status: 'complete',
       created_at: '2026-03-01T10:00:00.000Z',
       completed_at: '2026-03-02T05:30:00.000Z',
-      generated_by_user_id: alice.id,
+      generated_by_user_id: alice,
       agent_name: 'report-agent',
       agent_version: '2.1.0',
       cost_usd: '1.25',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { refreshRunPromptScores } from '../src/analytics/refresh.ts';
-import { brandRow } from './support/brand-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { type Answer, BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // Small purpose-built fixtures. Organization "acme" owns brand Acme with categories CRM (prompts
 // P1, P2; competitors Rival, Other Co, Zeta Corp) and Support (prompt P3). Runs, in insert order:
@@ -43,70 +43,22 @@ describe('runs and responses', () => {
     number
   >;
   const resp: number[] = [];
+  let acme: BrandFixture;
 
-  async function brand(orgId: number, name: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('brands')
-      .values(
-        brandRow(orgId, {
-          name,
-          website: `https://${name.toLowerCase()}.com`,
-          created_at: T0,
-          updated_at: T0,
-        }),
-      )
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  // This suite's conventions on top of the builder: websites and canonical names derived from
+  // the name, runs created and started at T0, answers captured on 28 February, and citation
+  // domains without "www.".
+  const brand = (orgId: number, name: string) =>
+    BrandFixture.insert(ctx.dbs.primary, orgId, { name, website: `https://${name.toLowerCase()}.com` });
 
-  async function category(orgId: number, brandId: number, name: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('categories')
-      .values({ org_id: orgId, brand_id: brandId, name, description: '', is_archived: 0, created_at: T0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const competitor = (b: BrandFixture, categoryId: number, name: string) =>
+    b.competitor(categoryId, name, {
+      canonicalKey: name.toLowerCase().replace(/\W+/g, '-'),
+      canonicalName: `${name} Inc.`,
+    });
 
-  async function prompt(orgId: number, brandId: number, categoryId: number, text: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('prompts')
-      .values({
-        org_id: orgId,
-        brand_id: brandId,
-        category_id: categoryId,
-        text,
-        is_monitored: 1,
-        is_archived: 0,
-        created_at: T0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function competitor(orgId: number, brandId: number, categoryId: number, name: string) {
-    const row = await ctx.dbs.primary
-      .insertInto('competitors')
-      .values({
-        org_id: orgId,
-        brand_id: brandId,
-        category_id: categoryId,
-        name,
-        canonical_key: name.toLowerCase().replace(/\W+/g, '-'),
-        canonical_name: `${name} Inc.`,
-        aliases: '[]',
-        created_at: T0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function run(
-    orgId: number,
-    brandId: number,
+  const run = (
+    b: BrandFixture,
     categoryId: number,
     values: {
       status: string;
@@ -115,140 +67,64 @@ describe('runs and responses', () => {
       finishedAt?: string;
       promptIds?: number[];
     },
-  ) {
-    const row = await ctx.dbs.primary
-      .insertInto('runs')
-      .values({
-        org_id: orgId,
-        brand_id: brandId,
-        category_id: categoryId,
-        status: values.status,
-        methodology: values.isLegacy ? 'legacy' : 'sample_v1',
-        is_legacy: values.isLegacy ? 1 : 0,
-        published_at: values.publishedAt ?? null,
-        started_at: T0,
-        finished_at: values.finishedAt ?? null,
-        completed_prompts: 0,
-        total_prompts: 0,
-        created_at: T0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const promptId of values.promptIds ?? []) {
-      await ctx.dbs.primary
-        .insertInto('run_prompts')
-        .values({ org_id: orgId, run_id: row.id, prompt_id: promptId })
-        .execute();
-    }
-    return row.id;
-  }
+  ) =>
+    b.run({
+      category: categoryId,
+      status: values.status,
+      legacy: values.isLegacy,
+      published: values.publishedAt ?? false,
+      finishedAt: values.finishedAt,
+      prompts: values.promptIds ?? [],
+      columns: { started_at: T0, created_at: T0 },
+    });
 
-  async function response(
-    orgId: number,
+  const response = (
+    b: BrandFixture,
     runId: number,
     promptId: number,
-    values: {
-      model: string;
-      outcome?: string;
-      weight?: number;
-      mentioned?: boolean;
-      rank?: number | null;
-      sentiment?: string | null;
-      text?: string | null;
-      html?: string | null;
-      citations?: string[];
-      mentions?: { competitorId: number | null; rank: number | null; isBrand?: boolean }[];
-    },
-  ) {
-    const run = await ctx.dbs.primary
-      .selectFrom('runs')
-      .select(['brand_id', 'category_id', 'methodology'])
-      .where('id', '=', runId)
-      .executeTakeFirstOrThrow();
-    const text = values.text === undefined ? `Answer of ${values.model}` : values.text;
-    const row = await ctx.dbs.primary
-      .insertInto('responses')
-      .values({
-        org_id: orgId,
-        brand_id: run.brand_id,
-        category_id: run.category_id,
-        run_id: runId,
-        prompt_id: promptId,
-        model: values.model,
-        model_label: values.model.toUpperCase(),
-        surface: 'api',
-        outcome: values.outcome ?? 'ok',
-        methodology: run.methodology,
-        has_mention_data: 1,
-        sample_count: values.weight ?? 1,
-        mentioned: values.mentioned ? 1 : 0,
-        rank: values.rank ?? null,
-        sentiment: values.sentiment ?? null,
-        answer_text: text,
-        answer_html: values.html ?? null,
-        text_length: text?.length ?? 0,
-        captured_at: '2026-02-28T12:00:00.000Z',
-        created_at: T0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const [position, url] of (values.citations ?? []).entries()) {
-      await ctx.dbs.primary
-        .insertInto('response_citations')
-        .values({
-          org_id: orgId,
-          run_id: runId,
-          response_id: row.id,
-          url,
-          domain: new URL(url).hostname.replace(/^www\./, ''),
-          position,
-        })
-        .execute();
-    }
-    for (const m of values.mentions ?? []) {
-      await ctx.dbs.primary
-        .insertInto('response_mentions')
-        .values({
-          org_id: orgId,
-          run_id: runId,
-          response_id: row.id,
-          competitor_id: m.competitorId,
-          is_brand: m.isBrand ? 1 : 0,
-          name: 'mention',
-          rank: m.rank,
-        })
-        .execute();
-    }
-    return row.id;
-  }
+    values: Omit<Answer, 'prompt' | 'citations'> & { model: string; citations?: string[] },
+  ) =>
+    b.response(runId, {
+      modelLabel: values.model.toUpperCase(),
+      text: `Answer of ${values.model}`,
+      capturedAt: '2026-02-28T12:00:00.000Z',
+      createdAt: T0,
+      ...values,
+      prompt: promptId,
+      citations: values.citations?.map((url) => ({
+        url,
+        domain: new URL(url).hostname.replace(/^www\./, ''),
+      })),
+    });
 
   const get = (url: string, apiKey = key) => ctx.app.inject({ url, headers: bearer(apiKey) });
 
   before(async () => {
     ctx = await createTestContext();
-    ids.org = await insertOrg(ctx.dbs, 'acme');
-    ids.otherOrg = await insertOrg(ctx.dbs, 'other');
-    key = await mintKey(ctx.dbs, ids.org);
+    ids.org = await insertOrg(ctx.dbs.primary, 'acme');
+    ids.otherOrg = await insertOrg(ctx.dbs.primary, 'other');
+    key = await mintKey(ctx.dbs.primary, ids.org);
     const o = ids.org;
 
-    ids.brand = await brand(o, 'Acme');
-    ids.crm = await category(o, ids.brand, 'CRM');
-    ids.support = await category(o, ids.brand, 'Support');
-    ids.p1 = await prompt(o, ids.brand, ids.crm, 'best crm');
-    ids.p2 = await prompt(o, ids.brand, ids.crm, 'cheap crm');
-    ids.p3 = await prompt(o, ids.brand, ids.support, 'helpdesk');
-    ids.rival = await competitor(o, ids.brand, ids.crm, 'Rival');
-    ids.otherCo = await competitor(o, ids.brand, ids.crm, 'Other Co');
-    ids.zeta = await competitor(o, ids.brand, ids.crm, 'Zeta Corp');
+    acme = await brand(o, 'Acme');
+    ids.brand = acme.brandId;
+    ids.crm = await acme.category('CRM');
+    ids.support = await acme.category('Support');
+    ids.p1 = await acme.prompt(ids.crm, { text: 'best crm' });
+    ids.p2 = await acme.prompt(ids.crm, { text: 'cheap crm' });
+    ids.p3 = await acme.prompt(ids.support, { text: 'helpdesk' });
+    ids.rival = await competitor(acme, ids.crm, 'Rival');
+    ids.otherCo = await competitor(acme, ids.crm, 'Other Co');
+    ids.zeta = await competitor(acme, ids.crm, 'Zeta Corp');
 
-    ids.published = await run(o, ids.brand, ids.crm, {
+    ids.published = await run(acme, ids.crm, {
       status: 'completed',
       publishedAt: '2026-03-01T11:00:00.000Z',
       finishedAt: '2026-03-01T10:00:00.000Z',
       promptIds: [ids.p1, ids.p2],
     });
     resp.push(
-      await response(o, ids.published, ids.p1, {
+      await response(acme, ids.published, ids.p1, {
         model: 'gpt',
         weight: 2,
         mentioned: true,
@@ -258,20 +134,20 @@ describe('runs and responses', () => {
         html: '<p>Acme is best</p>',
         citations: ['https://www.x.com/a', 'https://y.com/b'],
         mentions: [
-          { competitorId: ids.rival, rank: 2 },
+          { competitor: ids.rival, rank: 2 },
           // The brand's own mention row must not count twice: the brand reads the response row.
-          { competitorId: null, rank: 1, isBrand: true },
+          { competitor: null, rank: 1, isBrand: true },
         ],
       }),
-      await response(o, ids.published, ids.p1, {
+      await response(acme, ids.published, ids.p1, {
         model: 'perplexity',
         mentioned: true,
         rank: null,
         sentiment: 'neutral',
         citations: ['https://x.com/c'],
-        mentions: [{ competitorId: ids.otherCo, rank: 1 }],
+        mentions: [{ competitor: ids.otherCo, rank: 1 }],
       }),
-      await response(o, ids.published, ids.p2, {
+      await response(acme, ids.published, ids.p2, {
         model: 'gpt',
         mentioned: false,
         // Stale values on a row that does not mention the brand: the API shows null for both.
@@ -279,18 +155,18 @@ describe('runs and responses', () => {
         sentiment: 'negative',
         citations: ['https://z.com/1'],
         mentions: [
-          { competitorId: ids.rival, rank: 4 },
-          { competitorId: ids.rival, rank: 1 },
+          { competitor: ids.rival, rank: 4 },
+          { competitor: ids.rival, rank: 1 },
         ],
       }),
-      await response(o, ids.published, ids.p2, {
+      await response(acme, ids.published, ids.p2, {
         model: 'perplexity',
         outcome: 'error',
         text: '',
         citations: ['https://err.com/'],
-        mentions: [{ competitorId: ids.rival, rank: 1 }],
+        mentions: [{ competitor: ids.rival, rank: 1 }],
       }),
-      await response(o, ids.published, ids.p2, {
+      await response(acme, ids.published, ids.p2, {
         model: 'gemini',
         mentioned: true,
         rank: 3,
@@ -299,29 +175,29 @@ describe('runs and responses', () => {
       }),
     );
 
-    ids.legacy = await run(o, ids.brand, ids.crm, {
+    ids.legacy = await run(acme, ids.crm, {
       status: 'completed',
       isLegacy: true,
       finishedAt: '2026-03-02T10:00:00.000Z',
       promptIds: [ids.p1],
     });
-    await response(o, ids.legacy, ids.p1, { model: 'gpt', mentioned: true, rank: null });
+    await response(acme, ids.legacy, ids.p1, { model: 'gpt', mentioned: true, rank: null });
 
-    ids.hidden = await run(o, ids.brand, ids.crm, {
+    ids.hidden = await run(acme, ids.crm, {
       status: 'completed',
       finishedAt: '2026-03-03T10:00:00.000Z',
       promptIds: [ids.p1],
     });
-    ids.hiddenResponse = await response(o, ids.hidden, ids.p1, { model: 'gpt', mentioned: true, rank: 1 });
+    ids.hiddenResponse = await response(acme, ids.hidden, ids.p1, { model: 'gpt', mentioned: true, rank: 1 });
 
-    ids.running = await run(o, ids.brand, ids.crm, { status: 'running', promptIds: [ids.p1, ids.p2] });
-    ids.supportRun = await run(o, ids.brand, ids.support, {
+    ids.running = await run(acme, ids.crm, { status: 'running', promptIds: [ids.p1, ids.p2] });
+    ids.supportRun = await run(acme, ids.support, {
       status: 'completed',
       publishedAt: '2026-03-02T11:00:00.000Z',
       finishedAt: '2026-03-02T10:00:00.000Z',
       promptIds: [ids.p3],
     });
-    ids.failed = await run(o, ids.brand, ids.crm, {
+    ids.failed = await run(acme, ids.crm, {
       status: 'failed',
       finishedAt: '2026-03-04T10:00:00.000Z',
     });
@@ -330,16 +206,16 @@ describe('runs and responses', () => {
       await refreshRunPromptScores(ctx.dbs.primary, o, runId);
     }
 
-    const otherBrand = await brand(ids.otherOrg, 'Globex');
-    const otherCategory = await category(ids.otherOrg, otherBrand, 'CRM');
-    const otherPrompt = await prompt(ids.otherOrg, otherBrand, otherCategory, 'crm');
-    ids.otherRun = await run(ids.otherOrg, otherBrand, otherCategory, {
+    const globex = await brand(ids.otherOrg, 'Globex');
+    const otherCategory = await globex.category('CRM');
+    const otherPrompt = await globex.prompt(otherCategory, { text: 'crm' });
+    ids.otherRun = await run(globex, otherCategory, {
       status: 'completed',
       publishedAt: '2026-03-01T11:00:00.000Z',
       finishedAt: '2026-03-01T10:00:00.000Z',
       promptIds: [otherPrompt],
     });
-    ids.otherResponse = await response(ids.otherOrg, ids.otherRun, otherPrompt, {
+    ids.otherResponse = await response(globex, ids.otherRun, otherPrompt, {
       model: 'gpt',
       mentioned: true,
     });
@@ -655,30 +531,17 @@ describe('runs and responses', () => {
     });
 
     it('serves at most 500 responses per page', async () => {
-      const big = await run(ids.org, ids.brand, ids.support, { status: 'running' });
-      const row = (n: number) => ({
-        org_id: ids.org,
-        brand_id: ids.brand,
-        category_id: ids.support,
-        run_id: big,
-        prompt_id: ids.p3,
-        model: `m${n}`,
-        model_label: `M${n}`,
-        surface: 'api',
-        outcome: 'ok',
-        methodology: 'sample_v1',
-        has_mention_data: 1,
-        sample_count: 1,
-        mentioned: 0,
-        answer_text: 'text',
-        text_length: 4,
-        captured_at: T0,
-        created_at: T0,
-      });
-      await ctx.dbs.primary
-        .insertInto('responses')
-        .values(Array.from({ length: 501 }, (_, n) => row(n)))
-        .execute();
+      const big = await run(acme, ids.support, { status: 'running' });
+      for (let n = 0; n < 501; n++) {
+        await acme.response(big, {
+          prompt: ids.p3,
+          model: `m${n}`,
+          modelLabel: `M${n}`,
+          text: 'text',
+          capturedAt: T0,
+          createdAt: T0,
+        });
+      }
       const first = (await get(`/api/runs/${big}/?page_size=501`)).json();
       assert.equal(first.responsesCount, 501);
       assert.equal(first.responsesPageSize, 500);
@@ -803,7 +666,7 @@ describe('runs and responses', () => {
   });
 
   it('requires the runs:read scope', async () => {
-    const brandsOnly = await mintKey(ctx.dbs, ids.org, { scopes: ['brands:read'] });
+    const brandsOnly = await mintKey(ctx.dbs.primary, ids.org, { scopes: ['brands:read'] });
     for (const url of [
       `/api/brands/${ids.brand}/runs/`,
       `/api/runs/${ids.published}/`,

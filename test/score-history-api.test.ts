@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import type { App } from '../src/http/types.ts';
-import { appWithClock, Fixture } from './analytics-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { ACME, appWithClock } from './support/analytics.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // Score history, category deltas and the prompt change feed over the API, worked out by hand.
 // Now = 2026-03-15T12:00Z; the default window starts 2026-02-13T12:00Z.
@@ -20,7 +21,7 @@ import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from 
 describe('score history, category deltas and prompt changes', () => {
   let ctx: TestContext;
   let app: App;
-  let f: Fixture;
+  let f: BrandFixture;
   let key: string;
   const runs: Record<string, number> = {};
   const categories: Record<string, number> = {};
@@ -29,11 +30,11 @@ describe('score history, category deltas and prompt changes', () => {
   before(async () => {
     ctx = await createTestContext();
     ({ app } = await appWithClock(ctx, '2026-03-15T12:00:00.000Z'));
-    const orgId = await insertOrg(ctx.dbs, 'acme');
-    key = await mintKey(ctx.dbs, orgId);
-    f = await Fixture.create(ctx.dbs.primary, orgId);
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    key = await mintKey(ctx.dbs.primary, orgId);
+    f = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     for (const name of ['A', 'B', 'D']) categories[name] = await f.category(name);
-    categories.C = await f.category('C', true);
+    categories.C = await f.category('C', { archived: true });
     const [a, b, c] = [categories.A as number, categories.B as number, categories.C as number];
     p1 = await f.prompt(a);
     const [p2, p3, p4] = [await f.prompt(a), await f.prompt(b), await f.prompt(c)];
@@ -52,7 +53,13 @@ describe('score history, category deltas and prompt changes', () => {
       category: a,
       finishedAt: '2026-02-20T10:00:00.000Z',
       answers: [
-        { prompt: p1, mentioned: true, rank: 2, sentiment: 'positive', competitors: [[globex, 1]] },
+        {
+          prompt: p1,
+          mentioned: true,
+          rank: 2,
+          sentiment: 'positive',
+          mentions: [{ competitor: globex, rank: 1 }],
+        },
         { prompt: p2, mentioned: true, rank: 3 },
       ],
     });

@@ -2,16 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
-import { generateKey, hashSecret } from '../../src/auth/keys.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { connectDatabases, type Databases } from '../../src/db/connect.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import type { App } from '../../src/http/types.ts';
 import { createTestServices } from './services.ts';
+import { prepareDatabase, type Template } from './templates.ts';
 
 // Every test file gets its own fresh database: a temporary SQLite file by default, or (when the
-// suite runs against PostgreSQL) a fresh database created for it.
+// suite runs against PostgreSQL) a fresh database created for it. It starts as a copy of the
+// runner's template (templates.ts) when there is one.
 
 export interface TestContext {
   config: Config;
@@ -23,6 +22,8 @@ export interface TestContext {
 export interface TestContextOptions {
   /** Runs after the app is built and before `ready()`: the place to register test-only routes. */
   beforeReady?: (app: App) => void | Promise<void>;
+  /** What the database holds before the test writes to it: the schema alone by default. */
+  template?: Template;
 }
 
 export async function createTestContext(
@@ -30,7 +31,8 @@ export async function createTestContext(
   options: TestContextOptions = {},
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-test-'));
-  const services = await createTestServices(join(dir, 'test.db'));
+  const template = options.template ?? 'migrated';
+  const services = await createTestServices(join(dir, 'test.db'), template);
   const config: Config = {
     ...loadConfig({}),
     ...services.overrides,
@@ -46,7 +48,9 @@ export async function createTestContext(
   };
   let app: App | undefined;
   try {
-    await migrateToLatest(dbs.primary);
+    // A databaseUrl override (parity.test's SQLite side in the PostgreSQL pass) is not the copy.
+    const copied = services.prepared && config.databaseUrl === services.overrides.databaseUrl;
+    if (!copied) await prepareDatabase(dbs.primary, template);
     app = await buildApp(config, { databases: dbs, logger: false });
     await options.beforeReady?.(app);
     await app.ready();
@@ -66,58 +70,6 @@ export async function createTestContext(
       await release();
     },
   };
-}
-
-/** Inserts an organization directly and returns its id. */
-export async function insertOrg(
-  dbs: Databases,
-  slug: string,
-  values: { plan?: string; apiAccess?: boolean; timezone?: string } = {},
-): Promise<number> {
-  const row = await dbs.primary
-    .insertInto('organizations')
-    .values({
-      slug,
-      name: slug.toUpperCase(),
-      plan: values.plan ?? 'pro',
-      api_access: values.apiAccess === false ? 0 : 1,
-      timezone: values.timezone ?? 'UTC',
-      free_report_used: 0,
-      created_at: '2026-01-01T00:00:00.000Z',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Mints a key for an organization and returns the full key text. */
-export async function mintKey(
-  dbs: Databases,
-  orgId: number,
-  options: {
-    scopes?: readonly Scope[];
-    expiresAt?: string | null;
-    revokedAt?: string | null;
-    pepper?: string;
-  } = {},
-): Promise<string> {
-  const { key, keyId, secret } = generateKey();
-  await dbs.primary
-    .insertInto('api_keys')
-    .values({
-      org_id: orgId,
-      key_id: keyId,
-      name: 'test',
-      secret_hash: hashSecret(secret, options.pepper),
-      scopes: (options.scopes ?? SCOPES).join(' '),
-      created_by_user_id: null,
-      created_at: new Date().toISOString(),
-      last_used_at: null,
-      expires_at: options.expiresAt ?? null,
-      revoked_at: options.revokedAt ?? null,
-    })
-    .execute();
-  return key;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

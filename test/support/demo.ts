@@ -1,11 +1,12 @@
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/connect.ts';
-import { type DemoManifest, seedDemo } from '../../src/demo/seed.ts';
+import { type DemoManifest, findDemoManifest } from '../../src/demo/seed.ts';
 import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
-import { createTestContext, mintKey, type TestContext, type TestContextOptions } from './context.ts';
+import { createTestContext, type TestContext, type TestContextOptions } from './context.ts';
+import { mintKey } from './fixtures.ts';
 
-// A test context with the demo data seeded once per test file, the acme objects the endpoint
-// table needs, and a key for every demo organization.
+// A test context on a copy of the demo data (seeded once per pass by the runner: templates.ts),
+// the acme objects the endpoint table needs, and a key for every demo organization.
 
 export const DEMO_ORGS = ['acme', 'globex', 'initech', 'umbrella', 'hooli'] as const;
 export type DemoOrg = (typeof DEMO_ORGS)[number];
@@ -124,10 +125,11 @@ export async function createDemoContext(
   overrides: Partial<Config> = {},
   options: TestContextOptions = {},
 ): Promise<DemoContext> {
-  const ctx = await createTestContext(overrides, options);
-  // A failed seed must not leave the app and its database handles open: the file would hang.
+  const ctx = await createTestContext(overrides, { ...options, template: 'demo' });
+  // A failed look-up must not leave the app and its database handles open: the file would hang.
   try {
-    const manifest = await seedDemo(ctx.dbs.primary);
+    const manifest = await findDemoManifest(ctx.dbs.primary);
+    if (!manifest) throw new Error('the demo database has no manifest');
     const rows = await ctx.dbs.primary.selectFrom('organizations').select(['id', 'slug']).execute();
     const orgIds = Object.fromEntries(rows.map((row) => [row.slug, row.id])) as Record<DemoOrg, number>;
     const brandIds = {} as Record<DemoOrg, number[]>;
@@ -138,7 +140,7 @@ export async function createDemoContext(
     }
 
     const mint = (org: DemoOrg, keyOptions?: Parameters<typeof mintKey>[2]) =>
-      mintKey(ctx.dbs, orgIds[org], { pepper: ctx.config.keyPepper, ...keyOptions });
+      mintKey(ctx.dbs.primary, orgIds[org], { pepper: ctx.config.keyPepper, ...keyOptions });
     const keys = {} as Record<DemoOrg, string>;
     for (const org of DEMO_ORGS) keys[org] = await mint(org);
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { constants, copyFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Config } from '../../src/config.ts';
+import { type Template, templateLocation } from './templates.ts';
 
 // The backing services of one test context. By default an embedded SQLite file; when the runner
 // (scripts/test.mjs) sets TEST_DATABASE_URL / TEST_REDIS_URL, a fresh PostgreSQL database on that
@@ -8,9 +10,12 @@ import type { Config } from '../../src/config.ts';
 // concurrent runs on one machine) never see each other's data.
 
 const PREFIX = /^[a-z][a-z0-9_]{0,39}$/;
+const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
 export interface TestServices {
   overrides: Pick<Config, 'databaseUrl' | 'redisUrl' | 'redisKeyPrefix'>;
+  /** The database is a copy of the runner's template: already migrated (and seeded). */
+  prepared: boolean;
   release(): Promise<void>;
 }
 
@@ -24,13 +29,18 @@ async function asAdmin(adminUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** A fresh, empty database on the server of `adminUrl`, with its URL and a way to drop it. */
-export async function createTestDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const prefix = process.env.TEST_DATABASE_PREFIX || 'sl_test';
-  if (!PREFIX.test(prefix)) throw new Error(`TEST_DATABASE_PREFIX must match ${PREFIX}, got "${prefix}"`);
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await asAdmin(adminUrl, `create database ${name}`);
-  // A throwaway database needs no durable commits, and the suite commits a lot.
+/** Creates database `name` on the server of `adminUrl`: empty, or a copy of database `template`. */
+export async function createDatabase(
+  adminUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  for (const n of [name, template ?? name]) {
+    if (!NAME.test(n)) throw new Error(`not a test database name: "${n}"`);
+  }
+  await asAdmin(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  // A throwaway database needs no durable commits, and the suite commits a lot. (A copy does not
+  // inherit the setting: it belongs to the database, not to its contents.)
   await asAdmin(adminUrl, `alter database ${name} set synchronous_commit = off`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -40,11 +50,30 @@ export async function createTestDatabase(adminUrl: string): Promise<{ url: strin
   };
 }
 
-export async function createTestServices(sqliteFile: string): Promise<TestServices> {
+/** A fresh database of this run (empty, or a copy of `template`) on the server of `adminUrl`. */
+export async function createTestDatabase(
+  adminUrl: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const prefix = process.env.TEST_DATABASE_PREFIX || 'sl_test';
+  if (!PREFIX.test(prefix)) throw new Error(`TEST_DATABASE_PREFIX must match ${PREFIX}, got "${prefix}"`);
+  return createDatabase(adminUrl, `${prefix}_${randomBytes(6).toString('hex')}`, template);
+}
+
+/**
+ * The services of one test context. With a `template`, and the runner's templates at hand, the
+ * database starts as a copy of that template; otherwise it starts empty.
+ */
+export async function createTestServices(sqliteFile: string, template?: Template): Promise<TestServices> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const redisUrl = process.env.TEST_REDIS_URL || undefined;
-  const database = adminUrl ? await createTestDatabase(adminUrl) : undefined;
+  const templates = process.env.TEST_TEMPLATES || undefined;
+  const source = template && templates ? templateLocation(templates, template) : undefined;
+  const database = adminUrl ? await createTestDatabase(adminUrl, source) : undefined;
+  // A reflink where the file system has them (the demo file is ~100 MB), else a plain copy.
+  if (!adminUrl && source) copyFileSync(source, sqliteFile, constants.COPYFILE_FICLONE);
   return {
+    prepared: source !== undefined,
     overrides: {
       databaseUrl: database?.url ?? `sqlite:${sqliteFile}`,
       redisUrl,

@@ -1,0 +1,19 @@
+import { buildApp } from '../../src/app.ts';
+import type { App } from '../../src/http/types.ts';
+import type { TestContext } from './context.ts';
+
+// What the analytics suites share besides the fixture builder: a pinned clock, and the brand
+// whose website decides which cited domains are the brand's own.
+
+export const ACME = { name: 'Acme', website: 'https://acme.example' };
+
+/** An app on the test database whose "now" is whatever the test sets `clock.now` to. */
+export async function appWithClock(
+  ctx: TestContext,
+  now: string,
+): Promise<{ app: App; clock: { now: Date } }> {
+  const clock = { now: new Date(now) };
+  const app = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => clock.now });
+  await app.ready();
+  return { app, clock };
+}

@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import type { Db } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { seedDemo } from '../../src/demo/seed.ts';
+
+// The starting points of a test database: the schema alone, or the schema with the demo data.
+// Seeding the demo takes seconds, so the runner (scripts/test.mjs) prepares each one once per pass
+// and names the copies in TEST_TEMPLATES: a directory of SQLite files, or (PostgreSQL pass) a
+// database name prefix. Every test context then copies one (`services.ts`). A test file run on
+// its own, without the runner, prepares its database itself.
+
+export const TEMPLATES = ['migrated', 'demo'] as const;
+export type Template = (typeof TEMPLATES)[number];
+
+export async function prepareDatabase(db: Db, template: Template): Promise<void> {
+  await migrateToLatest(db);
+  if (template === 'demo') await seedDemo(db);
+}
+
+/** Where the runner keeps template `name`: a SQLite file, or the name of a PostgreSQL database. */
+export function templateLocation(templates: string, name: Template): string {
+  return process.env.TEST_DATABASE_URL ? `${templates}_${name}` : join(templates, `${name}.db`);
+}
