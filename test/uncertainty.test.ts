@@ -236,6 +236,11 @@ describe('planning', () => {
     // 20 prompts: 0.876895·20 = 17.5379 ≤ 92.19501·0.3 = 27.6585, so no m gets there.
     assert.equal(samplesPerAskFor(20, 30, 0.1), null);
     assert.equal(samplesPerAskFor(20, 0, 0.1), null);
+    // The threshold is 31 prompts: t(29) = 2.045230, (1.959964 / 2.045230)² · 30 = 0.918358 · 30 =
+    // 27.5507 < 27.6585, but t(30) = 2.042272, (1.959964 / 2.042272)² · 31 = 0.921019 · 31 =
+    // 28.5516 > 27.6585: m ≥ 64.53651 / (28.5516 − 27.6585) = 72.26 → 73, one run → 73 per ask.
+    assert.equal(samplesPerAskFor(30, 1, 0.1), null);
+    assert.equal(samplesPerAskFor(31, 1, 0.1), 73);
   });
 
   it('chooses the default samples per ask from that arithmetic', () => {
