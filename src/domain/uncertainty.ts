@@ -43,7 +43,8 @@ export interface Interval {
  * MIN_PROMPTS prompts with data), no_spread (an average rank on which every prompt agrees exactly:
  * its spread cannot be estimated from the data, and a zero-width band would be a false claim).
  */
-export type NoIntervalReason = 'no_data' | 'too_few_prompts' | 'no_spread';
+export const NO_INTERVAL_REASONS = ['no_data', 'too_few_prompts', 'no_spread'] as const;
+export type NoIntervalReason = (typeof NO_INTERVAL_REASONS)[number];
 
 export interface Estimate {
   /** The figure in its served unit (fraction, rank, 0–100 score), unrounded; null without data. */
@@ -55,7 +56,8 @@ export interface Estimate {
   limits: Interval | null;
 }
 
-export type Significance = 'moved' | 'within_noise';
+export const SIGNIFICANCES = ['moved', 'within_noise'] as const;
+export type Significance = (typeof SIGNIFICANCES)[number];
 
 // ---- Student's t ----
 
