@@ -198,12 +198,23 @@ function byPrompt<T extends { promptId: number }>(
   return [...prompts.values()];
 }
 
+/** The mention rate of some usable groups with its interval over their prompts. */
 const mentionRateEstimate = (groups: readonly PromptObservationGroup[]) =>
   proportionInterval(
     byPrompt(
       groups,
       (g) => g.mentionedWeight,
       (g) => g.weight,
+    ),
+  );
+
+/** The average rank of some usable groups with its interval over their prompts. */
+const rankEstimate = (groups: readonly PromptObservationGroup[]) =>
+  rankInterval(
+    byPrompt(
+      groups,
+      (g) => g.rankWeighted,
+      (g) => g.rankedWeight,
     ),
   );
 
@@ -302,14 +313,6 @@ export function metrics(current: Side, previous: Previous): Metrics {
     current: estimate(usable(current.perPrompt.observations)),
     previous: previous && estimate(usable(previous.perPrompt.observations)),
   });
-  const rankEstimate = (groups: readonly PromptObservationGroup[]) =>
-    rankInterval(
-      byPrompt(
-        groups,
-        (g) => g.rankWeighted,
-        (g) => g.rankedWeight,
-      ),
-    );
   return {
     sampleCount: now.weight,
     mentionRate: {
