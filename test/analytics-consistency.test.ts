@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Static } from 'typebox';
+import type { Analytics } from '../src/schemas/analytics.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 
 // On the demo data: every analytics endpoint answers for every window, the figures hold together
 // (shares add up, totals match), and the brand's averageScore, its score history's latestScore and
-// the category scores come out of the one scoring path with the same values.
+// the category scores come out of the one scoring path with the same values, and every interval
+// served holds its value.
 
 describe('analytics on the demo data', () => {
   let demo: DemoContext;
@@ -36,7 +39,68 @@ describe('analytics on the demo data', () => {
     }
   });
 
+  type Body = Static<typeof Analytics>;
+  type Band = { low: number; high: number } | null;
+
+  /** Every figure served with an interval: [what, value, interval, reason]. */
+  function bands(body: Body): [string, number | null, Band, string | null][] {
+    const { metrics, shareOfVoice, sources, platforms } = body;
+    return [
+      [
+        'mentionRate',
+        metrics.mentionRate.value,
+        metrics.mentionRate.interval,
+        metrics.mentionRate.intervalReason,
+      ],
+      ['avgRank', metrics.avgRank.value, metrics.avgRank.interval, metrics.avgRank.intervalReason],
+      ...[...shareOfVoice.visible, ...shareOfVoice.hidden].map(
+        (e): [string, number | null, Band, string | null] => [
+          `share ${e.name}`,
+          e.share,
+          e.interval,
+          e.intervalReason,
+        ],
+      ),
+      ...sources.items.map((s): [string, number, Band, string | null] => [
+        `source ${s.domain}`,
+        s.share,
+        s.interval,
+        s.intervalReason,
+      ]),
+      ...[...platforms.apiPlatforms, ...platforms.surfacePlatforms].map(
+        (p): [string, number, Band, string | null] => [
+          `platform ${'model' in p ? p.model : p.surface}`,
+          p.mentionRate,
+          p.mentionRateInterval,
+          p.mentionRateIntervalReason,
+        ],
+      ),
+    ];
+  }
+
+  /** Every delta served: [what, suppressedReason, significance]. */
+  function significances(body: Body): [string, string | null, string | null][] {
+    const { metrics, shareOfVoice, sources } = body;
+    return [
+      ['mentionRate', metrics.mentionRate.suppressedReason, metrics.mentionRate.significance],
+      ['avgRank', metrics.avgRank.suppressedReason, metrics.avgRank.significance],
+      ...[...shareOfVoice.visible, ...shareOfVoice.hidden].map(
+        (e): [string, string | null, string | null] => [
+          e.name,
+          e.shareDeltaSuppressedReason,
+          e.shareDeltaSignificance,
+        ],
+      ),
+      ...sources.items.map((s): [string, string | null, string | null] => [
+        s.domain,
+        s.shareDeltaSuppressedReason,
+        s.shareDeltaSignificance,
+      ]),
+    ];
+  }
+
   it('answers every window with figures that add up', async () => {
+    let served = 0;
     const { brandId, categoryId, promptId } = demo.fixtures;
     // Yesterday in UTC is never in the future, whatever the organization's timezone.
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -74,8 +138,26 @@ describe('analytics on the demo data', () => {
           coverage.excludedErrorCount + coverage.excludedEmptyCount + coverage.excludedNoResultCount > 0 ||
             query === 'range=7d',
         );
+        for (const [what, value, interval, reason] of bands(body)) {
+          const at = `${base}?${query} ${what}`;
+          assert.equal(interval === null, reason !== null, `${at}: an interval or a reason`);
+          if (interval === null) continue;
+          served += 1;
+          assert.ok(
+            value !== null && interval.low <= value && value <= interval.high,
+            `${at}: ${value} in ${JSON.stringify(interval)}`,
+          );
+        }
+        for (const [what, reason, significance] of significances(body)) {
+          assert.equal(
+            significance === null,
+            reason !== null,
+            `${base}?${query} ${what}: significance iff a delta`,
+          );
+        }
       }
     }
+    assert.ok(served > 100, `${served} intervals served`);
     for (const url of [
       `/api/brands/${brandId}/score-history/?range=90d&limit=10`,
       `/api/categories/${categoryId}/score-history/?since=all`,

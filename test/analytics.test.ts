@@ -153,6 +153,8 @@ describe('analytics', () => {
       // ui_scrape (w2, unranked, neutral). Σw = 6; mentioned 3 + 2 = 5 → 5/6 = 0.8333.
       // Ranked: w3 at rank 1 → 3/3 = 1. Before: P1 (w2, rank 3, negative), P2 (w2, not mentioned):
       // 2/4 = 0.5, rank 3. Deltas: 0.8333 − 0.5 = 0.3333; 1 − 3 = −2.
+      // Two prompts are fewer than the 3 an interval needs: no interval, and a change that cannot
+      // be told from the noise.
       assert.deepEqual(body.metrics, {
         scope: 'historical_observation',
         label: 'Last 30 days',
@@ -164,6 +166,9 @@ describe('analytics', () => {
           suppressedReason: null,
           numerator: 5,
           denominator: 6,
+          interval: null,
+          intervalReason: 'too_few_prompts',
+          significance: 'within_noise',
         },
         avgRank: {
           value: 1,
@@ -172,6 +177,9 @@ describe('analytics', () => {
           suppressedReason: null,
           numerator: 3,
           denominator: 3,
+          interval: null,
+          intervalReason: 'too_few_prompts',
+          significance: 'within_noise',
         },
         sentiment: {
           positive: 3,
@@ -201,7 +209,7 @@ describe('analytics', () => {
     it('splits score and mention rate by model and by surface', () => {
       // chatgpt: P1 (w3, value 1) + P2 (w2, unranked 0.5): 100·(3 + 1)/5 = 80, rate 5/5.
       // gemini: P1 (w1, value 0): 0. api: chatgpt P1 + gemini P1: 100·3/4 = 75, rate 3/4.
-      // ui_scrape: P2 (w2, 0.5): 50, rate 1.
+      // ui_scrape: P2 (w2, 0.5): 50, rate 1. One or two prompts each: no interval.
       assert.deepEqual(body.platforms, {
         scope: 'historical_observation',
         label: 'Last 30 days',
@@ -211,6 +219,8 @@ describe('analytics', () => {
             modelLabel: 'ChatGPT',
             score: 80,
             mentionRate: 1,
+            mentionRateInterval: null,
+            mentionRateIntervalReason: 'too_few_prompts',
             totalAnswers: 2,
             totalSamples: 5,
           },
@@ -219,6 +229,8 @@ describe('analytics', () => {
             modelLabel: 'Gemini',
             score: 0,
             mentionRate: 0,
+            mentionRateInterval: null,
+            mentionRateIntervalReason: 'too_few_prompts',
             totalAnswers: 1,
             totalSamples: 1,
           },
@@ -229,6 +241,8 @@ describe('analytics', () => {
             surfaceLabel: 'API',
             score: 75,
             mentionRate: 0.75,
+            mentionRateInterval: null,
+            mentionRateIntervalReason: 'too_few_prompts',
             totalAnswers: 2,
             totalSamples: 4,
           },
@@ -237,6 +251,8 @@ describe('analytics', () => {
             surfaceLabel: 'Web app',
             score: 50,
             mentionRate: 1,
+            mentionRateInterval: null,
+            mentionRateIntervalReason: 'too_few_prompts',
             totalAnswers: 1,
             totalSamples: 2,
           },
@@ -251,6 +267,7 @@ describe('analytics', () => {
       // 100·(3·0.85 + 1·1)/6 = 59.17 → 59.2. Brand score 100·(3·1 + 2·0.5)/6 = 66.7.
       // Sources of answers mentioning each: brand www.example.com, docs.example.com, example.com →
       // example.com 3; Globex: example.com 2, other.org 1. Initech is not mentioned now.
+      // Two prompts: no interval, every change within the noise.
       assert.deepEqual(body.shareOfVoice, {
         scope: 'historical_observation',
         label: 'Last 30 days',
@@ -268,6 +285,9 @@ describe('analytics', () => {
             previousShare: 0.25,
             shareDelta: 0.3056,
             shareDeltaSuppressedReason: null,
+            shareDeltaSignificance: 'within_noise',
+            interval: null,
+            intervalReason: 'too_few_prompts',
           },
           {
             id: body.shareOfVoice.visible[1]?.id ?? '',
@@ -285,6 +305,9 @@ describe('analytics', () => {
             previousShare: 0.25,
             shareDelta: 0.1944,
             shareDeltaSuppressedReason: null,
+            shareDeltaSignificance: 'within_noise',
+            interval: null,
+            intervalReason: 'too_few_prompts',
           },
         ],
         hidden: [],
@@ -299,6 +322,7 @@ describe('analytics', () => {
     it('folds www. and subdomains into registrable domains', () => {
       // example.com: www.example.com/a, docs.example.com/b, example.com/a = 3 citations, 3 URLs;
       // other.org 1 (news.other.org). 4 citations: 0.75 and 0.25. Before: other.org 1 of 1.
+      // Cited in two prompts (P1 both, P2 example.com): no interval.
       assert.deepEqual(body.sources, {
         totalDomains: 2,
         totalCitations: 4,
@@ -310,7 +334,10 @@ describe('analytics', () => {
             previousShare: 0,
             shareDelta: 0.75,
             shareDeltaSuppressedReason: null,
+            shareDeltaSignificance: 'within_noise',
             urlCount: 3,
+            interval: null,
+            intervalReason: 'too_few_prompts',
           },
           {
             domain: 'other.org',
@@ -319,7 +346,10 @@ describe('analytics', () => {
             previousShare: 1,
             shareDelta: -0.75,
             shareDeltaSuppressedReason: null,
+            shareDeltaSignificance: 'within_noise',
             urlCount: 1,
+            interval: null,
+            intervalReason: 'too_few_prompts',
           },
         ],
       });
@@ -385,6 +415,9 @@ describe('analytics', () => {
         suppressedReason: null,
         numerator: 2,
         denominator: 3,
+        interval: null,
+        intervalReason: 'too_few_prompts',
+        significance: 'within_noise',
       });
       const previous = await t.get(
         `/api/brands/${t.fixture.brandId}/analytics/?range=custom&start=2026-01-20&end=2026-02-10`,
@@ -411,6 +444,9 @@ describe('analytics', () => {
         suppressedReason: 'cross_era',
         numerator: 0,
         denominator: 1,
+        interval: null,
+        intervalReason: 'too_few_prompts',
+        significance: null,
       });
       assert.equal(body.metrics.avgRank.suppressedReason, 'no_data');
       assert.equal(body.coverage.legacyFallbackCount, 0);

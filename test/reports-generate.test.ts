@@ -229,6 +229,28 @@ describe('report generation: documents and figures', () => {
     assert.ok(!all.includes('Best live chat widget?'), "p3's latest run (R4, 5 Mar) is not");
   });
 
+  it('words a change within the sampling noise as such, with its figure', async () => {
+    // Mention rate per prompt now (R3–R5): p1 4 of 4, p2 3 of 4, p3 3 of 3 (R4 ChatGPT weighs 2)
+    // → 10/11; before (R1, R2) 1 of 2 each → 0.5. Before, the prompts agree: design effect 1,
+    // effective 6 × 0.207503 (t with 2 df) = 1.245018, half-width at ½ 1.959964 /
+    // (2·√(1.245018 + 3.841459)) = 0.434520, high 0.934520. Now: residuals 4 − 4·10/11 = 0.363636,
+    // 3 − 4·10/11 = −0.636364, 3 − 3·10/11 = 0.272727, squares 0.611570; variance (3/2)·0.611570 /
+    // 11² = 0.0075814 over the binomial (10/11)(1/11) / 11 = 0.0075131: design effect 1.009091,
+    // effective 11 / 1.009091 × 0.207503 = 2.261970; Wilson low 0.651612 − 0.343964 = 0.307647.
+    // The difference 0.409091, its low end 0.409091 − √((0.909091 − 0.307647)² + 0.434520²)
+    // = 0.409091 − 0.741985 < 0: a 40.91-point rise that three prompts cannot tell from noise.
+    const { metrics } = await get(`/api/brands/${fx.brandId}/analytics/?range=30d`);
+    assert.deepEqual([metrics.mentionRate.delta, metrics.mentionRate.significance], [0.4091, 'within_noise']);
+    const r = report('executive_summary_v2');
+    assert.match(
+      text(r),
+      /Mention rate held steady — within the sampling noise \(\+40\.91 pts\) vs the previous 30 days, from 50\.00% to 90\.91%\./,
+    );
+    // The headline card keeps the figure and says why it is no news.
+    assert.ok(allItems(r).includes('+40.91 pts'));
+    assert.ok(allItems(r).includes('within the sampling noise'));
+  });
+
   it('renders HTML with the same figures and nothing fetched from outside', () => {
     for (const [type, r] of reports) {
       assert.ok(r.html.startsWith('<!DOCTYPE html>'), type);

@@ -7,6 +7,9 @@ import {
   windowMentionDomains,
   windowMentions,
   windowObservations,
+  windowPromptCitations,
+  windowPromptMentions,
+  windowPromptObservations,
 } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
@@ -22,7 +25,8 @@ import { startingAt, type Window } from '../domain/windows.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
 // first (which prompts fall back to legacy answers is decided from it), then the observation,
-// entity and citation sums of exactly the usable rows.
+// entity and citation sums of exactly the usable rows, both over the window and per prompt (the
+// intervals' clusters).
 
 export interface WindowSide extends Side {
   mentions: CompetitorMentions[];
@@ -47,13 +51,24 @@ async function side(
 ): Promise<WindowSide & { domains: MentionDomain[] }> {
   const classification = classify(await windowCoverage(db, scope, span));
   const legacy = classification.legacyPrompts;
-  const [observations, mentions, citations, domains] = await Promise.all([
-    windowObservations(db, scope, span, legacy),
-    windowMentions(db, scope, span, legacy),
-    windowCitations(db, scope, span, legacy),
-    withDomains ? windowMentionDomains(db, scope, span, legacy) : [],
-  ]);
-  return { classification, observations, mentions, citations, domains };
+  const [observations, mentions, citations, domains, promptObservations, promptMentions, promptCitations] =
+    await Promise.all([
+      windowObservations(db, scope, span, legacy),
+      windowMentions(db, scope, span, legacy),
+      windowCitations(db, scope, span, legacy),
+      withDomains ? windowMentionDomains(db, scope, span, legacy) : [],
+      windowPromptObservations(db, scope, span, legacy),
+      windowPromptMentions(db, scope, span, legacy),
+      windowPromptCitations(db, scope, span, legacy),
+    ]);
+  return {
+    classification,
+    observations,
+    mentions,
+    citations,
+    domains,
+    perPrompt: { observations: promptObservations, mentions: promptMentions, citations: promptCitations },
+  };
 }
 
 export async function loadWindow(db: Db, scope: Scope, requested: Window): Promise<WindowData> {

@@ -5,7 +5,10 @@ import type {
   DomainCitations,
   MentionDomain,
   ObservationGroup,
+  PromptCompetitorMentions,
+  PromptDomainCitations,
   PromptGroup,
+  PromptObservationGroup,
 } from '../domain/analytics.ts';
 import type { Cover } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
@@ -76,6 +79,9 @@ function inWindow(kind: string, columns: RawBuilder<unknown>, where: RawBuilder<
 /**
  * The usable rows of a detail kind in the window, as signed parts: category totals, minus
  * ineligible prompts, plus the legacy rows of the fallback prompts. Null when nothing is covered.
+ * `perPrompt` reads the prompts' own rows instead of the totals (the same rows the totals sum,
+ * less the same ineligible prompts), for sums that must stay apart per prompt; the caller then
+ * keys by prompt_id.
  */
 function usableRows(
   db: Db,
@@ -85,6 +91,7 @@ function usableRows(
   scope: Scope,
   cover: Cover,
   legacyPrompts: readonly number[],
+  perPrompt = false,
 ): RawBuilder<unknown> | null {
   const signed = (sign: 1 | -1) =>
     sql.join([
@@ -92,14 +99,26 @@ function usableRows(
       ...measures.map((m) => sql`${sql.ref(m)} * ${sql.lit(sign)} as ${sql.ref(m)}`),
     ]);
   const inScope = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})`;
+  const ineligible = promptsOf(db, scope, false);
+  const current = perPrompt
+    ? inWindow(
+        kind,
+        signed(1),
+        sql`${inScope} and prompt_id <> ${sql.lit(ALL_PROMPTS)} and prompt_id not in (${ineligible})
+          and methodology = ${CURRENT_METHODOLOGY}`,
+        cover,
+      )
+    : [
+        ...inWindow(kind, signed(1), sql`${inScope} and prompt_id = ${sql.lit(ALL_PROMPTS)}`, cover),
+        ...inWindow(
+          kind,
+          signed(-1),
+          sql`${inScope} and prompt_id in (${ineligible}) and methodology = ${CURRENT_METHODOLOGY}`,
+          cover,
+        ),
+      ];
   const parts = [
-    ...inWindow(kind, signed(1), sql`${inScope} and prompt_id = ${sql.lit(ALL_PROMPTS)}`, cover),
-    ...inWindow(
-      kind,
-      signed(-1),
-      sql`${inScope} and prompt_id in (${promptsOf(db, scope, false)}) and methodology = ${CURRENT_METHODOLOGY}`,
-      cover,
-    ),
+    ...current,
     ...(legacyPrompts.length === 0
       ? []
       : inWindow(
@@ -240,6 +259,110 @@ export async function windowCitations(
       group by domain, url having sum(citations) <> 0) d
     group by domain`.execute(db);
   return result.rows.map((r) => ({ domain: r.domain, urls: Number(r.urls), citations: Number(r.citations) }));
+}
+
+// Per-prompt sums (prompts are the clusters of an interval, methodology.md "Uncertainty"): the
+// same usable rows as the window sums above, kept apart per prompt.
+
+const PROMPT_OBSERVATION_KEYS = [
+  'prompt_id',
+  'model',
+  'surface',
+  'methodology',
+  'outcome',
+  'has_mention_data',
+];
+const PROMPT_OBSERVATION_SUMS = ['weight', 'mentioned_weight', 'ranked_weight', 'rank_weighted'];
+
+/** Observations per prompt × model × surface × methodology × outcome of the window's usable prompts. */
+export async function windowPromptObservations(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<PromptObservationGroup[]> {
+  const rows = usableRows(
+    db,
+    'observations',
+    PROMPT_OBSERVATION_KEYS,
+    PROMPT_OBSERVATION_SUMS,
+    scope,
+    cover,
+    legacyPrompts,
+    true,
+  );
+  if (!rows) return [];
+  const result = await sql<Record<string, string | number>>`
+    select ${refs(PROMPT_OBSERVATION_KEYS)}, ${sums(PROMPT_OBSERVATION_SUMS)}
+    from (${rows}) u group by ${refs(PROMPT_OBSERVATION_KEYS)}`.execute(db);
+  return result.rows.map((r) => ({
+    promptId: Number(r.prompt_id),
+    model: String(r.model),
+    surface: String(r.surface),
+    methodology: String(r.methodology),
+    outcome: String(r.outcome),
+    hasMentionData: Number(r.has_mention_data) === 1,
+    weight: Number(r.weight),
+    mentionedWeight: Number(r.mentioned_weight),
+    rankedWeight: Number(r.ranked_weight),
+    rankWeighted: Number(r.rank_weighted),
+  }));
+}
+
+/** Competitor mentions per prompt in the window's usable observations. */
+export async function windowPromptMentions(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<PromptCompetitorMentions[]> {
+  const rows = usableRows(
+    db,
+    'mentions',
+    ['prompt_id', 'competitor_id'],
+    ['mentions'],
+    scope,
+    cover,
+    legacyPrompts,
+    true,
+  );
+  if (!rows) return [];
+  const result = await sql<Record<string, number>>`
+    select prompt_id, competitor_id, sum(mentions) as mentions from (${rows}) u
+    group by prompt_id, competitor_id`.execute(db);
+  return result.rows.map((r) => ({
+    promptId: Number(r.prompt_id),
+    competitorId: Number(r.competitor_id),
+    mentions: Number(r.mentions),
+  }));
+}
+
+/** Citations per prompt and registrable domain in the window's usable observations. */
+export async function windowPromptCitations(
+  db: Db,
+  scope: Scope,
+  cover: Cover,
+  legacyPrompts: readonly number[],
+): Promise<PromptDomainCitations[]> {
+  const rows = usableRows(
+    db,
+    'citations',
+    ['prompt_id', 'domain'],
+    ['citations'],
+    scope,
+    cover,
+    legacyPrompts,
+    true,
+  );
+  if (!rows) return [];
+  const result = await sql<{ prompt_id: number; domain: string; citations: number }>`
+    select prompt_id, domain, sum(citations) as citations from (${rows}) u
+    group by prompt_id, domain`.execute(db);
+  return result.rows.map((r) => ({
+    promptId: Number(r.prompt_id),
+    domain: r.domain,
+    citations: Number(r.citations),
+  }));
 }
 
 /**

@@ -1,10 +1,25 @@
 import { sourceOf } from './analyzer/sources.ts';
 import { compare, type Delta } from './deltas.ts';
 import { compareEntities, type EntityStats, type EntityTally, statsOf } from './entities.ts';
-import { type Exclusion, exclusionOf, isLegacy, promptsWithCurrentData } from './scoring.ts';
+import {
+  type Exclusion,
+  exclusionOf,
+  isLegacy,
+  type ObservationStatus,
+  promptsWithCurrentData,
+} from './scoring.ts';
+import {
+  type Estimate,
+  type PromptSums,
+  proportionInterval,
+  rankInterval,
+  type Significance,
+  significance,
+} from './uncertainty.ts';
 
 // The analytics blocks (metrics, share of voice, sources, platforms, coverage) from window sums
-// of the stored aggregates. Pure: the data layer only fetches sums; every rule lives here.
+// of the stored aggregates, and each figure's interval from the same sums kept apart per prompt
+// (uncertainty.ts). Pure: the data layer only fetches sums; every rule lives here.
 
 /** Answers of one prompt with one methodology and outcome in a window: what coverage counts. */
 export interface PromptGroup {
@@ -113,22 +128,95 @@ export function classify<T extends PromptGroup>(groups: readonly T[]): Classific
 /** A window side rests on legacy observations (it lies, at least partly, before the cutover). */
 export const usesLegacy = (side: Classification) => side.coverage.legacyFallbackCount > 0;
 
+/** One prompt's observations of one model × surface × methodology × outcome in a window. */
+export interface PromptObservationGroup extends ObservationStatus {
+  promptId: number;
+  model: string;
+  surface: string;
+  weight: number;
+  mentionedWeight: number;
+  rankedWeight: number;
+  rankWeighted: number;
+}
+
+/** One prompt's mentions of one competitor in a window. */
+export interface PromptCompetitorMentions {
+  promptId: number;
+  competitorId: number;
+  mentions: number;
+}
+
+/** One prompt's citations of one registrable domain in a window. */
+export interface PromptDomainCitations {
+  promptId: number;
+  domain: string;
+  citations: number;
+}
+
 /**
- * One side of a comparison: its classification, and its observation groups (the data layer has
- * already kept only eligible prompts, and legacy answers only of the prompts that fall back).
+ * A side's sums kept apart per prompt, over the same rows as its window sums: prompts are the
+ * independent units an interval counts (methodology.md "Uncertainty").
+ */
+export interface PerPrompt {
+  observations: readonly PromptObservationGroup[];
+  mentions: readonly PromptCompetitorMentions[];
+  citations: readonly PromptDomainCitations[];
+}
+
+/**
+ * One side of a comparison: its classification, its observation groups (the data layer has
+ * already kept only eligible prompts, and legacy answers only of the prompts that fall back) and
+ * its per-prompt sums.
  */
 export interface Side {
   classification: Classification;
   observations: readonly ObservationGroup[];
+  perPrompt: PerPrompt;
 }
 
 /**
  * The usable observation groups of a side. Its legacy groups belong to fallback prompts only, so
  * an answer is usable exactly when it succeeded and its mention data was recorded.
  */
-function usable(side: Side): ObservationGroup[] {
-  return side.observations.filter((g) => exclusionOf(g, false) === null);
+function usable<T extends ObservationStatus>(groups: readonly T[]): T[] {
+  return groups.filter((g) => exclusionOf(g, false) === null);
 }
+
+/** Σ numerator and Σ denominator of each prompt over some rows. */
+function byPrompt<T extends { promptId: number }>(
+  rows: Iterable<T>,
+  numerator: (row: T) => number,
+  denominator: (row: T) => number,
+): PromptSums[] {
+  const prompts = new Map<number, PromptSums>();
+  for (const row of rows) {
+    const sums = prompts.get(row.promptId) ?? { numerator: 0, denominator: 0 };
+    sums.numerator += numerator(row);
+    sums.denominator += denominator(row);
+    prompts.set(row.promptId, sums);
+  }
+  return [...prompts.values()];
+}
+
+/** The mention rate of some usable groups with its interval over their prompts. */
+const mentionRateEstimate = (groups: readonly PromptObservationGroup[]) =>
+  proportionInterval(
+    byPrompt(
+      groups,
+      (g) => g.mentionedWeight,
+      (g) => g.weight,
+    ),
+  );
+
+/** The average rank of some usable groups with its interval over their prompts. */
+const rankEstimate = (groups: readonly PromptObservationGroup[]) =>
+  rankInterval(
+    byPrompt(
+      groups,
+      (g) => g.rankWeighted,
+      (g) => g.rankedWeight,
+    ),
+  );
 
 interface Totals {
   answers: number;
@@ -167,6 +255,10 @@ export interface Ratio extends Delta {
   previousValue: number | null;
   numerator: number;
   denominator: number;
+  /** The value's 95 % interval, or why it has none. */
+  estimate: Estimate;
+  /** Whether the delta stands out from the sampling noise; null when it is suppressed. */
+  significance: Significance | null;
 }
 
 export interface SentimentCounts {
@@ -190,11 +282,19 @@ function crossEra(current: Side, previous: Previous): boolean {
   return previous !== null && usesLegacy(previous.classification) && !usesLegacy(current.classification);
 }
 
-function ratio(value: number | null, previousValue: number | null, current: Side, previous: Previous) {
+function ratio(
+  value: number | null,
+  previousValue: number | null,
+  sides: { current: Side; previous: Previous },
+  estimates: { current: Estimate; previous: Estimate | null },
+) {
+  const delta = compare(value, previousValue, { crossEra: crossEra(sides.current, sides.previous) });
   return {
     value,
     previousValue,
-    ...compare(value, previousValue, { crossEra: crossEra(current, previous) }),
+    ...delta,
+    estimate: estimates.current,
+    significance: significance(estimates.current, estimates.previous, delta.suppressedReason),
   };
 }
 
@@ -206,17 +306,22 @@ const sentimentOf = (t: Totals): SentimentCounts => ({
 
 /** Mention rate, average rank and sentiment over usable observations, weighted by sampleCount. */
 export function metrics(current: Side, previous: Previous): Metrics {
-  const now = totals(usable(current));
-  const before = previous ? totals(usable(previous)) : null;
+  const now = totals(usable(current.observations));
+  const before = previous ? totals(usable(previous.observations)) : null;
+  const sides = { current, previous };
+  const estimates = (estimate: (groups: readonly PromptObservationGroup[]) => Estimate) => ({
+    current: estimate(usable(current.perPrompt.observations)),
+    previous: previous && estimate(usable(previous.perPrompt.observations)),
+  });
   return {
     sampleCount: now.weight,
     mentionRate: {
-      ...ratio(mentionRateOf(now), before && mentionRateOf(before), current, previous),
+      ...ratio(mentionRateOf(now), before && mentionRateOf(before), sides, estimates(mentionRateEstimate)),
       numerator: now.mentionedWeight,
       denominator: now.weight,
     },
     avgRank: {
-      ...ratio(averageRankOf(now), before && averageRankOf(before), current, previous),
+      ...ratio(averageRankOf(now), before && averageRankOf(before), sides, estimates(rankEstimate)),
       numerator: now.rankWeighted,
       denominator: now.rankedWeight,
     },
@@ -229,6 +334,8 @@ export interface Platform {
   label: string;
   score: number | null;
   mentionRate: number | null;
+  /** The mention rate's 95 % interval over the platform's prompts, or why it has none. */
+  mentionRateEstimate: Estimate;
   totalAnswers: number;
   totalSamples: number;
 }
@@ -253,7 +360,8 @@ export function surfaceLabel(surface: string): string {
 
 function platformsBy(
   groups: readonly ObservationGroup[],
-  keyOf: (g: ObservationGroup) => string,
+  promptGroups: readonly PromptObservationGroup[],
+  keyOf: (g: { model: string; surface: string }) => string,
   labelOf: (g: ObservationGroup) => string,
 ) {
   const byKey = new Map<string, { label: string; members: ObservationGroup[] }>();
@@ -271,6 +379,7 @@ function platformsBy(
         label,
         score: scoreOfTotals(t),
         mentionRate: mentionRateOf(t),
+        mentionRateEstimate: mentionRateEstimate(promptGroups.filter((g) => keyOf(g) === key)),
         totalAnswers: t.answers,
         totalSamples: t.weight,
       };
@@ -280,19 +389,55 @@ function platformsBy(
 
 /** Score and mention rate per answer engine (model) and per surface, largest first. */
 export function platforms(current: Side): { byModel: Platform[]; bySurface: Platform[] } {
-  const groups = usable(current);
+  const groups = usable(current.observations);
+  const promptGroups = usable(current.perPrompt.observations);
   return {
     byModel: platformsBy(
       groups,
+      promptGroups,
       (g) => g.model,
       (g) => g.modelLabel,
     ),
     bySurface: platformsBy(
       groups,
+      promptGroups,
       (g) => g.surface,
       (g) => surfaceLabel(g.surface),
     ),
   };
+}
+
+// ---- Shares ----
+
+/** Per prompt, each key's count and the count of all keys: the clusters of a share's interval. */
+interface Split {
+  parts: Map<string, Map<number, number>>;
+  wholes: Map<number, number>;
+}
+
+/** Rows of an unknown key (undefined) count nowhere, as in the window sums. */
+function split(rows: Iterable<{ key: string | undefined; promptId: number; count: number }>): Split {
+  const parts = new Map<string, Map<number, number>>();
+  const wholes = new Map<number, number>();
+  for (const { key, promptId, count } of rows) {
+    if (key === undefined) continue;
+    const part = parts.get(key) ?? new Map<number, number>();
+    part.set(promptId, (part.get(promptId) ?? 0) + count);
+    parts.set(key, part);
+    wholes.set(promptId, (wholes.get(promptId) ?? 0) + count);
+  }
+  return { parts, wholes };
+}
+
+/** A key's share (its count / all counts) with its interval over the prompts. */
+function shareEstimate(split: Split, key: string): Estimate {
+  const part = split.parts.get(key);
+  return proportionInterval(
+    [...split.wholes].map(([promptId, whole]) => ({
+      numerator: part?.get(promptId) ?? 0,
+      denominator: whole,
+    })),
+  );
 }
 
 // ---- Share of voice ----
@@ -329,6 +474,9 @@ export interface ShareItem extends EntityStats {
   previousShare: number | null;
   shareDelta: number | null;
   shareDeltaSuppressedReason: Delta['suppressedReason'];
+  /** The share's 95 % interval, or why it has none. */
+  estimate: Estimate;
+  shareDeltaSignificance: Significance | null;
 }
 
 export interface ShareOfVoiceInput {
@@ -396,7 +544,7 @@ export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; 
     return entity;
   };
 
-  const brandTotals = totals(usable(input.current));
+  const brandTotals = totals(usable(input.current.observations));
   const brand: Entity = {
     key: BRAND_KEY,
     id: input.brand.id,
@@ -410,7 +558,7 @@ export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; 
       valueWeighted: brandTotals.valueWeighted,
       domains: new Map(),
     },
-    previousMentions: input.previous ? totals(usable(input.previous)).mentionedWeight : 0,
+    previousMentions: input.previous ? totals(usable(input.previous.observations)).mentionedWeight : 0,
   };
   entities.set(BRAND_KEY, brand);
   for (const m of input.current.mentions) {
@@ -434,11 +582,28 @@ export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; 
     : 0;
   const era = crossEra(input.current, input.previous);
   const weight = input.current.classification.coverage.sampleWeightTotal;
+  // Each entity's mentions per prompt: the brand's from its own observations, as above.
+  const voices = (side: Side) =>
+    split([
+      ...usable(side.perPrompt.observations).map((g) => ({
+        key: BRAND_KEY,
+        promptId: g.promptId,
+        count: g.mentionedWeight,
+      })),
+      ...side.perPrompt.mentions.map((m) => ({
+        key: info.get(m.competitorId)?.canonicalKey,
+        promptId: m.promptId,
+        count: m.mentions,
+      })),
+    ]);
+  const [voicesNow, voicesBefore] = [voices(input.current), input.previous && voices(input.previous)];
 
   const items = all.map((e): ShareItem => {
     const share = total > 0 ? e.tally.mentions / total : null;
     const previousShare = previousTotal > 0 ? e.previousMentions / previousTotal : null;
     const { delta, suppressedReason } = compare(share, previousShare, { crossEra: era });
+    const estimate = shareEstimate(voicesNow, e.key);
+    const before = voicesBefore && shareEstimate(voicesBefore, e.key);
     return {
       id: e.id,
       categoryId: e.categoryIds.size === 1 ? ([...e.categoryIds][0] as number) : null,
@@ -449,6 +614,8 @@ export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; 
       previousShare,
       shareDelta: delta,
       shareDeltaSuppressedReason: suppressedReason,
+      estimate,
+      shareDeltaSignificance: significance(estimate, before, suppressedReason),
     };
   });
   const competitors = items.filter((i) => !i.isUserBrand).sort(compareEntities);
@@ -476,6 +643,9 @@ export interface SourceItem {
   shareDelta: number | null;
   shareDeltaSuppressedReason: Delta['suppressedReason'];
   urlCount: number;
+  /** The share's 95 % interval, or why it has none. */
+  estimate: Estimate;
+  shareDeltaSignificance: Significance | null;
 }
 
 export interface Sources {
@@ -484,26 +654,29 @@ export interface Sources {
   items: SourceItem[];
 }
 
+/** A side with its citations per registrable domain. */
+export type CitedSide = Side & { citations: readonly DomainCitations[] };
+
 /**
  * Each cited URL in a usable observation is one citation of its registrable domain; share = the
  * domain's citations / all citations; urlCount = distinct URLs. Most cited first, then by domain.
  */
-export function sources(
-  current: readonly DomainCitations[],
-  previous: readonly DomainCitations[] | null,
-  era: { current: Side; previous: Previous },
-): Sources {
-  const total = current.reduce((sum, d) => sum + d.citations, 0);
-  const previousTotal = previous?.reduce((sum, d) => sum + d.citations, 0) ?? 0;
-  const before = new Map(previous?.map((d) => [d.domain, d.citations]));
-  const items = current
+export function sources(current: CitedSide, previous: CitedSide | null): Sources {
+  const total = current.citations.reduce((sum, d) => sum + d.citations, 0);
+  const previousTotal = previous?.citations.reduce((sum, d) => sum + d.citations, 0) ?? 0;
+  const before = new Map(previous?.citations.map((d) => [d.domain, d.citations]));
+  const cited = (side: Side) =>
+    split(side.perPrompt.citations.map((c) => ({ key: c.domain, promptId: c.promptId, count: c.citations })));
+  const [citedNow, citedBefore] = [cited(current), previous && cited(previous)];
+  const items = current.citations
     .filter((d) => d.citations > 0)
     .map((d): SourceItem => {
       const share = d.citations / total;
       const previousShare = previousTotal > 0 ? (before.get(d.domain) ?? 0) / previousTotal : null;
       const { delta, suppressedReason } = compare(share, previousShare, {
-        crossEra: crossEra(era.current, era.previous),
+        crossEra: crossEra(current, previous),
       });
+      const estimate = shareEstimate(citedNow, d.domain);
       return {
         domain: d.domain,
         count: d.citations,
@@ -512,6 +685,12 @@ export function sources(
         shareDelta: delta,
         shareDeltaSuppressedReason: suppressedReason,
         urlCount: d.urls,
+        estimate,
+        shareDeltaSignificance: significance(
+          estimate,
+          citedBefore && shareEstimate(citedBefore, d.domain),
+          suppressedReason,
+        ),
       };
     })
     .sort((a, b) => b.count - a.count || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));

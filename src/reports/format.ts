@@ -39,6 +39,17 @@ export function suppressed(reason: string): string {
   return REASONS[reason] ?? reason.replace(/_/g, ' ');
 }
 
+/** A change the API judged within the sampling noise (its significance), in words. */
+export const WITHIN_NOISE = 'within the sampling noise';
+
+/**
+ * A change the API judged within the sampling noise keeps its figure but not its colour: it is no
+ * evidence of a move either way.
+ */
+export function judged(change: Change | null, significance: string | null): Change | null {
+  return change && significance === 'within_noise' ? { ...change, tone: 'neutral' } : change;
+}
+
 function tone(value: number, higherIsBetter: boolean): Tone {
   if (value === 0) return 'neutral';
   return value > 0 === higherIsBetter ? 'good' : 'bad';

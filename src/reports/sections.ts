@@ -5,9 +5,10 @@ import type { Analytics, PromptChangeEntry, PromptChanges, ReportData, ScopeFigu
 import type { Block, Card, Change, Kpi, TableCell, Tone } from './document.ts';
 import * as f from './format.ts';
 
-/** "vs the previous 30 days", or why there is no comparison. */
-function comparedNote(reason: string | null, versus: string): string {
-  return reason === null ? versus : f.suppressed(reason);
+/** "vs the previous 30 days", why there is no comparison, or that the change is only noise. */
+function comparedNote(reason: string | null, versus: string, significance: string | null = null): string {
+  if (reason !== null) return f.suppressed(reason);
+  return significance === 'within_noise' ? f.WITHIN_NOISE : versus;
 }
 
 export function previousPeriod(analytics: Analytics): string {
@@ -31,14 +32,18 @@ export function headlineKpis(scope: ScopeFigures): Kpi[] {
     {
       label: 'Mention rate',
       value: f.percent(metrics.mentionRate.value),
-      change: f.rateChange(metrics.mentionRate.delta),
-      note: comparedNote(metrics.mentionRate.suppressedReason, versus),
+      change: f.judged(f.rateChange(metrics.mentionRate.delta), metrics.mentionRate.significance),
+      note: comparedNote(metrics.mentionRate.suppressedReason, versus, metrics.mentionRate.significance),
     },
     {
       label: 'Average rank',
       value: f.rank(metrics.avgRank.value),
-      change: f.rankChange(metrics.avgRank.delta),
-      note: comparedNote(metrics.avgRank.suppressedReason, `${versus}; lower is better`),
+      change: f.judged(f.rankChange(metrics.avgRank.delta), metrics.avgRank.significance),
+      note: comparedNote(
+        metrics.avgRank.suppressedReason,
+        `${versus}; lower is better`,
+        metrics.avgRank.significance,
+      ),
     },
     {
       label: 'Answers analysed',
@@ -85,7 +90,7 @@ export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'S
       fraction: largest > 0 ? (e.share ?? 0) / largest : 0,
       valueText: f.percent(e.share),
       // A rival's gain is not "good" or "bad" in colour: only the brand's own bar is toned.
-      change: tonedFor(f.rateChange(e.shareDelta), e.isUserBrand),
+      change: tonedFor(f.judged(f.rateChange(e.shareDelta), e.shareDeltaSignificance), e.isUserBrand),
       highlight: e.isUserBrand,
     })),
     empty: 'No brand or competitor was mentioned in this window.',
@@ -273,9 +278,13 @@ export function changedPrompts(data: ReportData): PromptChanges[] {
   return data.promptChanges.filter((feed) => feed.changes.length > 0);
 }
 
-/** "rose 13.48 pts", "fell 9.57 pts" or "held steady", from a formatted signed change. */
-function moved(delta: number, change: Change | null): string {
+/**
+ * "rose 13.48 pts", "fell 9.57 pts" or "held steady", from a formatted signed change; a change the
+ * API judged within the sampling noise held steady too, with its figure beside it.
+ */
+function moved(delta: number, change: Change | null, significance: string | null = null): string {
   if (delta === 0 || !change) return 'held steady';
+  if (significance === 'within_noise') return `held steady — ${f.WITHIN_NOISE} (${change.text})`;
   return `${delta > 0 ? 'rose' : 'fell'} ${change.text.replace(/^[+-]/, '')}`;
 }
 
@@ -295,7 +304,7 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   const { mentionRate } = analytics.metrics;
   if (mentionRate.delta !== null) {
     lines.push(
-      `Mention rate ${moved(mentionRate.delta, f.rateChange(mentionRate.delta))} ${versus}, ` +
+      `Mention rate ${moved(mentionRate.delta, f.rateChange(mentionRate.delta), mentionRate.significance)} ${versus}, ` +
         `from ${f.percent(mentionRate.previousValue)} to ${f.percent(mentionRate.value)}.`,
     );
   }
@@ -306,7 +315,8 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   for (const e of movers) {
     const delta = e.shareDelta ?? 0;
     lines.push(
-      `${e.isUserBrand ? `${e.name} (you)` : e.name}: share of voice ${moved(delta, f.rateChange(delta))} ` +
+      `${e.isUserBrand ? `${e.name} (you)` : e.name}: share of voice ` +
+        `${moved(delta, f.rateChange(delta), e.shareDeltaSignificance)} ` +
         `to ${f.percent(e.share)}.`,
     );
   }

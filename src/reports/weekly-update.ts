@@ -44,13 +44,16 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
       { text: 'Mention rate', strong: true },
       { text: f.percent(mentionRate.value) },
       { text: f.percent(mentionRate.previousValue) },
-      changeCell(f.rateChange(mentionRate.delta), mentionRate.suppressedReason),
+      changeCell(
+        f.judged(f.rateChange(mentionRate.delta), mentionRate.significance),
+        mentionRate.suppressedReason,
+      ),
     ],
     [
       { text: 'Average rank', strong: true },
       { text: f.rank(avgRank.value) },
       { text: f.rank(avgRank.previousValue) },
-      changeCell(f.rankChange(avgRank.delta), avgRank.suppressedReason),
+      changeCell(f.judged(f.rankChange(avgRank.delta), avgRank.significance), avgRank.suppressedReason),
     ],
   ];
   if (own) {
@@ -58,7 +61,10 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
       { text: `Share of voice (${brandName})`, strong: true },
       { text: f.percent(own.share) },
       { text: f.percent(own.previousShare) },
-      changeCell(f.rateChange(own.shareDelta), own.shareDeltaSuppressedReason),
+      changeCell(
+        f.judged(f.rateChange(own.shareDelta), own.shareDeltaSignificance),
+        own.shareDeltaSuppressedReason,
+      ),
     ]);
   }
   for (const key of ['positive', 'neutral', 'negative'] as const) {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { SUPPRESSED_REASONS } from '../domain/deltas.ts';
+import { NO_INTERVAL_REASONS, SIGNIFICANCES } from '../domain/uncertainty.ts';
 import { IdParam, Nullable, NullableTimestamp, Timestamp } from './common.ts';
 
 // Analytics, score history, category deltas and the prompt change feed (api.md "Analytics
@@ -43,6 +44,24 @@ export const DeltasQuery = Type.Object({ since: Since, ...WindowParameters });
 const SuppressedReason = Nullable(
   Type.Enum([...SUPPRESSED_REASONS], { description: 'Why the delta is null; null when it is a number.' }),
 );
+const Significance = Nullable(
+  Type.Enum([...SIGNIFICANCES], {
+    description:
+      'moved when the 95 % interval of the change excludes 0, else within_noise; null when the delta is suppressed.',
+  }),
+);
+const Interval = (of: string) =>
+  Nullable(
+    Type.Object(
+      { low: Type.Number(), high: Type.Number() },
+      {
+        description: `The 95 % interval of ${of} over prompts (docs/methodology.md "Uncertainty"), in its unit and decimals, low rounded down and high up; null when there is none.`,
+      },
+    ),
+  );
+const IntervalReason = Nullable(
+  Type.Enum([...NO_INTERVAL_REASONS], { description: 'Why the interval is null; null when it is given.' }),
+);
 const Rate = Type.Number({ description: '0–1, 4 decimals.' });
 const Share = Nullable(
   Type.Number({ description: '0–1, 4 decimals; null when nothing was mentioned or cited.' }),
@@ -80,6 +99,9 @@ const Ratio = (description: string) =>
       suppressedReason: SuppressedReason,
       numerator: Type.Number({ description: 'Σ over usable observations (see docs/methodology.md).' }),
       denominator: Type.Number(),
+      interval: Interval('value'),
+      intervalReason: IntervalReason,
+      significance: Significance,
     },
     { description },
   );
@@ -115,6 +137,9 @@ const ShareItem = Type.Object({
   previousShare: Share,
   shareDelta: Nullable(Type.Number()),
   shareDeltaSuppressedReason: SuppressedReason,
+  shareDeltaSignificance: Significance,
+  interval: Interval('share'),
+  intervalReason: IntervalReason,
 });
 
 const ShareOfVoice = Type.Object({
@@ -135,7 +160,10 @@ const Sources = Type.Object({
       previousShare: Share,
       shareDelta: Nullable(Type.Number()),
       shareDeltaSuppressedReason: SuppressedReason,
+      shareDeltaSignificance: Significance,
       urlCount: Type.Integer(),
+      interval: Interval('share'),
+      intervalReason: IntervalReason,
     }),
   ),
 });
@@ -143,6 +171,8 @@ const Sources = Type.Object({
 const PlatformFigures = {
   score: Type.Number(),
   mentionRate: Rate,
+  mentionRateInterval: Interval('mentionRate'),
+  mentionRateIntervalReason: IntervalReason,
   totalAnswers: Type.Integer({ description: 'Usable answers (response rows).' }),
   totalSamples: Type.Integer({ description: 'Σ sampleCount of the usable answers.' }),
 };

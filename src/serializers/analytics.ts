@@ -36,6 +36,9 @@ function presentRatio(ratio: Ratio, round: (v: number) => number) {
     suppressedReason: ratio.suppressedReason,
     numerator: ratio.numerator,
     denominator: ratio.denominator,
+    interval: ratio.estimate.interval,
+    intervalReason: ratio.estimate.reason,
+    significance: ratio.significance,
   };
 }
 
@@ -53,6 +56,9 @@ function presentShare(item: ShareItem) {
     previousShare: nullable(item.previousShare, roundRate),
     shareDelta: nullable(item.shareDelta, roundRate),
     shareDeltaSuppressedReason: item.shareDeltaSuppressedReason,
+    shareDeltaSignificance: item.shareDeltaSignificance,
+    interval: item.estimate.interval,
+    intervalReason: item.estimate.reason,
   };
 }
 
@@ -64,11 +70,13 @@ export function presentAnalytics(
   const label = windowLabel(window);
   const m = metrics(current, previous);
   const voice = shareOfVoice({ brand, competitors: data.competitors, current, previous });
-  const cited = sources(current.citations, previous?.citations ?? null, { current, previous });
+  const cited = sources(current, previous);
   const engines = platforms(current);
   const platformFigures = (p: (typeof engines.byModel)[number]) => ({
     score: roundScore(p.score ?? 0),
     mentionRate: roundRate(p.mentionRate ?? 0),
+    mentionRateInterval: p.mentionRateEstimate.interval,
+    mentionRateIntervalReason: p.mentionRateEstimate.reason,
     totalAnswers: p.totalAnswers,
     totalSamples: p.totalSamples,
   });
@@ -104,10 +112,16 @@ export function presentAnalytics(
       totalDomains: cited.totalDomains,
       totalCitations: cited.totalCitations,
       items: cited.items.map((item) => ({
-        ...item,
+        domain: item.domain,
+        count: item.count,
         share: roundRate(item.share),
         previousShare: nullable(item.previousShare, roundRate),
         shareDelta: nullable(item.shareDelta, roundRate),
+        shareDeltaSuppressedReason: item.shareDeltaSuppressedReason,
+        shareDeltaSignificance: item.shareDeltaSignificance,
+        urlCount: item.urlCount,
+        interval: item.estimate.interval,
+        intervalReason: item.estimate.reason,
       })),
     },
     platforms: {
