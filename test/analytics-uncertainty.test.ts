@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { App } from '../src/http/types.ts';
-import { type Answer, appWithClock, Fixture } from './analytics-fixtures.ts';
-import { bearer, createTestContext, insertOrg, mintKey, type TestContext } from './support/context.ts';
+import { ACME, appWithClock } from './support/analytics.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { type Answer, BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // Intervals and significance served by the analytics endpoints (methodology.md "Uncertainty"),
 // worked out by hand from purpose-built fixtures. "Now" is 2026-03-15T12:00Z: the default 30-day
@@ -32,9 +33,9 @@ describe('analytics intervals and significance', () => {
   });
 
   async function tenant(slug: string) {
-    const orgId = await insertOrg(ctx.dbs, slug, { timezone: 'UTC' });
-    const key = await mintKey(ctx.dbs, orgId);
-    const fixture = await Fixture.create(ctx.dbs.primary, orgId);
+    const orgId = await insertOrg(ctx.dbs.primary, slug, { timezone: 'UTC' });
+    const key = await mintKey(ctx.dbs.primary, orgId);
+    const fixture = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     const category = await fixture.category();
     const prompts = async (n: number) => {
       const ids: number[] = [];
@@ -107,8 +108,8 @@ describe('analytics intervals and significance', () => {
         prompt,
         weight: i + 1,
         mentioned: true,
-        competitors: [[globex, null]],
-        urls: urls(i + 1),
+        mentions: [{ competitor: globex, rank: null }],
+        citations: urls(i + 1),
       })),
     );
     const body = await t.analytics();
