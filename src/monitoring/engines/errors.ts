@@ -2,7 +2,7 @@
 // wait, and a short message that is safe to store and log. Vendors' own error texts are never
 // passed on: some quote the API key they were sent (OpenAI's "Incorrect API key provided: sk-…"),
 // others the prompt.
-import { isBrokenCircuitError, isTaskCancelledError } from 'cockatiel';
+import { BrokenCircuitError, TaskCancelledError } from 'cockatiel';
 
 /** A failed HTTP answer seen below an SDK that does not expose response headers itself. */
 export class VendorHttpError extends Error {
@@ -56,11 +56,12 @@ function safeCode(code: unknown): string | undefined {
   return typeof code === 'string' && /^[A-Za-z0-9_.-]{1,60}$/.test(code) ? code : undefined;
 }
 
+// OpenAI's APIError holds the body's `error` object; Anthropic's the whole body around it.
 function vendorCode(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const error = (body as { error?: unknown }).error;
-  const inner = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : undefined;
-  return safeCode(inner?.type) ?? safeCode(inner?.code) ?? safeCode(inner?.status);
+  const nested = (body as { error?: unknown }).error;
+  const inner = (typeof nested === 'object' && nested !== null ? nested : body) as Record<string, unknown>;
+  return safeCode(inner.type) ?? safeCode(inner.code) ?? safeCode(inner.status);
 }
 
 interface StatusError {
@@ -74,10 +75,11 @@ function hasStatus(error: unknown): error is StatusError {
 }
 
 export function describeFailure(error: unknown, timeoutMs: number): Failure {
-  if (isBrokenCircuitError(error)) {
+  // instanceof, not cockatiel's isTaskCancelledError: in 3.2.1 that tests for a bulkhead error.
+  if (error instanceof BrokenCircuitError) {
     return { transient: false, retryAfterMs: undefined, message: 'circuit open after repeated failures' };
   }
-  if (isTaskCancelledError(error)) {
+  if (error instanceof TaskCancelledError) {
     return { transient: true, retryAfterMs: undefined, message: `timed out after ${timeoutMs} ms` };
   }
   if (error instanceof VendorHttpError || hasStatus(error)) {
