@@ -56,6 +56,8 @@ export const PAGES = [
 ] as const;
 
 interface Exchange {
+  /** The prompt this fake expects to be sent, alone. */
+  prompt: string;
   path: string;
   body: Record<string, unknown>;
   headers: IncomingHttpHeaders;
@@ -75,9 +77,9 @@ interface VendorSpec {
 
 const bearer = (headers: IncomingHttpHeaders) => /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
 
-function onlyThePrompt(messages: unknown): string | undefined {
+function onlyThePrompt(messages: unknown, prompt: string): string | undefined {
   const first = Array.isArray(messages) ? (messages[0] as { role?: string; content?: unknown }) : undefined;
-  if (first?.role !== 'user' || first.content !== PROMPT)
+  if (first?.role !== 'user' || first.content !== prompt)
     return 'the first message must be the prompt, alone';
   return undefined;
 }
@@ -108,11 +110,11 @@ const openaiResponses: VendorSpec = {
   basePath: '/v1',
   endpoint: (path) => path === '/v1/responses',
   keyOf: bearer,
-  problem({ body }, model) {
+  problem({ body, prompt }, model) {
     if (body.model !== model) return `model must be ${model}`;
     if (!Array.isArray(body.tools) || !body.tools.some((t: { type?: string }) => t.type === 'web_search'))
       return 'the web_search tool must be enabled';
-    if (body.input !== PROMPT) return 'input must be the prompt, alone';
+    if (body.input !== prompt) return 'input must be the prompt, alone';
     return undefined;
   },
   reply(kind, _exchange, model) {
@@ -217,14 +219,14 @@ const anthropicMessages: VendorSpec = {
   endpoint: (path) => path === '/v1/messages',
   // The Messages API takes the key as x-api-key or, as this SDK version sends it, a bearer token.
   keyOf: (headers) => (headers['x-api-key'] as string | undefined) ?? bearer(headers),
-  problem({ body, headers }, model) {
+  problem({ body, headers, prompt }, model) {
     if (!headers['anthropic-version']) return 'anthropic-version header is required';
     if (body.model !== model) return `model must be ${model}`;
     if (typeof body.max_tokens !== 'number') return 'max_tokens is required';
     const tools = body.tools as Array<{ type?: string; name?: string }> | undefined;
     if (!tools?.some((t) => t.type?.startsWith('web_search_') && t.name === 'web_search'))
       return 'the web_search tool must be enabled';
-    return onlyThePrompt(body.messages);
+    return onlyThePrompt(body.messages, prompt);
   },
   reply(kind, { body }, model) {
     const continuing = (body.messages as unknown[]).length > 1;
@@ -293,11 +295,11 @@ const geminiGenerate: VendorSpec = {
   basePath: '',
   endpoint: (path, model) => path === `/v1beta/models/${model}:generateContent`,
   keyOf: (headers) => headers['x-goog-api-key'] as string | undefined,
-  problem({ body }) {
+  problem({ body, prompt }) {
     const tools = body.tools as Array<Record<string, unknown>> | undefined;
     if (!tools?.some((t) => 'googleSearch' in t)) return 'the googleSearch tool must be enabled';
     const contents = body.contents as Array<{ role?: string; parts?: Array<{ text?: string }> }> | undefined;
-    if (contents?.length !== 1 || contents[0]?.parts?.[0]?.text !== PROMPT)
+    if (contents?.length !== 1 || contents[0]?.parts?.[0]?.text !== prompt)
       return 'contents must be the prompt, alone';
     return undefined;
   },
@@ -405,12 +407,12 @@ function chatCompletion(
   };
 }
 
-const chatProblem = ({ body }: Exchange, model: string) =>
+const chatProblem = ({ body, prompt }: Exchange, model: string) =>
   body.model !== model
     ? `model must be ${model}`
     : (body.messages as unknown[]).length !== 1
       ? 'one message expected'
-      : onlyThePrompt(body.messages);
+      : onlyThePrompt(body.messages, prompt);
 
 const chatError = (status: number, message: string) => ({
   error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: status },
@@ -492,7 +494,7 @@ export const VENDORS = {
 
 export async function startFakeVendor(
   vendor: keyof typeof VENDORS,
-  options: { key: string | undefined; model: string },
+  options: { key: string | undefined; model: string; prompt?: string },
 ): Promise<FakeVendor> {
   const spec = VENDORS[vendor];
   const requests: RecordedRequest[] = [];
@@ -520,7 +522,7 @@ export async function startFakeVendor(
       // Like OpenAI's own 401, the message quotes the key it was sent.
       return send(res, 401, spec.error(401, `Incorrect API key provided: ${sentKey ?? '(none)'}.`));
     }
-    const exchange = { path, body, headers: req.headers };
+    const exchange = { prompt: options.prompt ?? PROMPT, path, body, headers: req.headers };
     const problem = spec.problem(exchange, options.model);
     if (problem) return send(res, 400, spec.error(400, problem));
     const behaviour = queue.shift() ?? fake.fallback;
