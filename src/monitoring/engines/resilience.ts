@@ -5,7 +5,6 @@
 // vendor's Retry-After. The SDKs' own retries are off (maxRetries: 0) so this is the only policy.
 import {
   bulkhead as bulkheadPolicy,
-  type CircuitBreakerPolicy,
   ConsecutiveBreaker,
   circuitBreaker,
   decorrelatedJitterGenerator,
@@ -76,7 +75,6 @@ export class ResilientEngine implements Engine {
   readonly #options: ResilienceOptions;
   readonly #policy: IPolicy;
   readonly #timeout: IPolicy;
-  readonly #breaker: CircuitBreakerPolicy;
   readonly #requests: MinuteWindow;
   readonly #tokens: MinuteWindow;
 
@@ -118,11 +116,11 @@ export class ResilientEngine implements Engine {
         'engine ask failed; retrying',
       );
     });
-    this.#breaker = circuitBreaker(
+    const breaker = circuitBreaker(
       handleWhen((error) => failure(error).transient),
       { halfOpenAfter: options.breakerCooldownMs, breaker: new ConsecutiveBreaker(options.breakerFailures) },
     );
-    this.#breaker.onBreak(() =>
+    breaker.onBreak(() =>
       options.logger?.warn(
         { engine: this.name, cooldownMs: options.breakerCooldownMs },
         'engine circuit open: asks fail at once until it cools down',
@@ -130,7 +128,7 @@ export class ResilientEngine implements Engine {
     );
     // The queue is unbounded: callers wait their turn rather than being refused.
     const concurrency = bulkheadPolicy(config.limits.concurrency, Number.MAX_SAFE_INTEGER);
-    this.#policy = wrap(retries, this.#breaker, concurrency);
+    this.#policy = wrap(retries, breaker, concurrency);
     this.#timeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
   }
 
