@@ -8,6 +8,7 @@ import { register as brands } from './commands/brands.ts';
 import { register as categories } from './commands/categories.ts';
 import { register as competitors } from './commands/competitors.ts';
 import { register as demo } from './commands/demo.ts';
+import { register as engines } from './commands/engines.ts';
 import { register as keys } from './commands/keys.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
@@ -35,6 +36,7 @@ const groups: Array<(program: Command) => void> = [
   competitors,
   runs,
   analyze,
+  engines,
 ];
 for (const register of groups) register(program);
 
