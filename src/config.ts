@@ -22,6 +22,20 @@ export interface Config {
   metricsPort: number;
   metricsHost: string;
   engines: EnginesConfig;
+  monitor: MonitorConfig;
+}
+
+/** The monitoring runs' pace and safety margins (docs/monitoring.md). */
+export interface MonitorConfig {
+  /**
+   * How long a claimed ask stays a worker's without news from it. The worker renews its leases
+   * every third of this while it asks, so only a dead worker's asks run out and are asked again.
+   */
+  leaseMs: number;
+  /** How often the worker looks for due schedules and for asks to take when it has none. */
+  pollMs: number;
+  /** Asks a worker has in flight at once, over all engines (each engine has its own limit too). */
+  concurrency: number;
 }
 
 /** The answer engines Sightline can ask (docs/monitoring.md). */
@@ -280,5 +294,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     metricsHost: env.METRICS_HOST || env.HOST || '127.0.0.1',
     engines: enginesConfig(env),
+    monitor: {
+      leaseMs: integer(env, 'SIGHTLINE_MONITOR_LEASE_MS', 60_000, 1_000, 3_600_000),
+      pollMs: integer(env, 'SIGHTLINE_MONITOR_POLL_MS', 15_000, 50, 3_600_000),
+      concurrency: integer(env, 'SIGHTLINE_WORKER_CONCURRENCY', 8, 1, 1000),
+    },
   };
 }
