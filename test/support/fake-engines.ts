@@ -14,6 +14,8 @@ export type Behaviour =
   | { kind: 'status'; status: number; headers?: Record<string, string> }
   /** Accepts the request and never answers. */
   | { kind: 'hang' }
+  /** Accepts the request and answers when `release()` is called (if the client is still there). */
+  | { kind: 'hold' }
   | { kind: 'malformed' };
 
 export interface RecordedRequest {
@@ -21,6 +23,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** A response reached the client (false while held, and for a client that left first). */
+  answered: boolean;
 }
 
 export interface FakeVendor {
@@ -30,6 +34,10 @@ export interface FakeVendor {
   /** How the next requests go, in order; after them, `fallback` (an answer unless set). */
   script(...behaviours: Behaviour[]): void;
   fallback: Behaviour;
+  /** Requests being held (`hold`) right now. */
+  readonly held: number;
+  /** Answers every held request whose client is still connected. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -494,13 +502,17 @@ export const VENDORS = {
 
 export async function startFakeVendor(
   vendor: keyof typeof VENDORS,
-  options: { key: string | undefined; model: string; prompt?: string },
+  /** `prompts`: every prompt it may be sent (a monitoring run asks several), each alone. */
+  options: { key: string | undefined; model: string; prompt?: string; prompts?: readonly string[] },
 ): Promise<FakeVendor> {
   const spec = VENDORS[vendor];
   const requests: RecordedRequest[] = [];
   const queue: Behaviour[] = [];
+  const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
+  const accepted = options.prompts ?? [options.prompt ?? PROMPT];
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.destroyed) return;
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   };
   const server = createServer(async (req, res) => {
@@ -514,7 +526,17 @@ export async function startFakeVendor(
       return send(res, 400, spec.error(400, 'body is not JSON'));
     }
     const path = (req.url ?? '').split('?')[0] ?? '';
-    requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body,
+      answered: false,
+    };
+    requests.push(recorded);
+    res.on('finish', () => {
+      recorded.answered = true;
+    });
     if (req.method !== 'POST' || !spec.endpoint(path, options.model))
       return send(res, 404, spec.error(404, `no route for ${req.method} ${path}`));
     const sentKey = spec.keyOf(req.headers);
@@ -522,12 +544,18 @@ export async function startFakeVendor(
       // Like OpenAI's own 401, the message quotes the key it was sent.
       return send(res, 401, spec.error(401, `Incorrect API key provided: ${sentKey ?? '(none)'}.`));
     }
-    const exchange = { prompt: options.prompt ?? PROMPT, path, body, headers: req.headers };
-    const problem = spec.problem(exchange, options.model);
+    // Fine when it is exactly one of the accepted prompts, alone.
+    const exchanges = accepted.map((prompt) => ({ prompt, path, body, headers: req.headers }));
+    const fitting = exchanges.find((e) => spec.problem(e, options.model) === undefined);
+    const exchange = fitting ?? (exchanges[0] as Exchange);
+    const problem = fitting ? undefined : spec.problem(exchange, options.model);
     if (problem) return send(res, 400, spec.error(400, problem));
     const behaviour = queue.shift() ?? fake.fallback;
     switch (behaviour.kind) {
       case 'hang':
+        return;
+      case 'hold':
+        held.push(() => send(res, 200, spec.reply('answer', exchange, options.model)));
         return;
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "resp_1", "output": [');
@@ -555,6 +583,12 @@ export async function startFakeVendor(
     fallback: { kind: 'answer' },
     script: (...behaviours) => {
       queue.push(...behaviours);
+    },
+    get held() {
+      return held.length;
+    },
+    release: () => {
+      for (const answer of held.splice(0)) answer();
     },
     close: () =>
       new Promise<void>((resolve) => {
