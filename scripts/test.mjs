@@ -20,6 +20,7 @@ const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
   'test/postgres.test.ts',
   'test/redis-rate-limit.test.ts',
+  'test/monitoring-workers.test.ts',
 ]);
 
 const requested = process.argv.slice(2);
