@@ -99,7 +99,10 @@ describe('a monitoring run', () => {
     const chatgptSources = detail.body.responses.find(
       (r: { model: string }) => r.model === 'chatgpt',
     ).sources;
-    assert.deepEqual(chatgptSources, [`${PAGES[0].url}?utm_source=openai`, `${PAGES[1].url}?utm_source=openai`]);
+    assert.deepEqual(chatgptSources, [
+      `${PAGES[0].url}?utm_source=openai`,
+      `${PAGES[1].url}?utm_source=openai`,
+    ]);
 
     // Analytics over the window: all 8 answers (weight 1 each) mention the brand.
     const analytics = await get(t.key, `/api/brands/${t.brandId}/analytics/?range=7d`);
