@@ -27,6 +27,7 @@ const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
   'test/postgres.test.ts',
   'test/redis-rate-limit.test.ts',
+  'test/monitoring-workers.test.ts',
 ]);
 
 // The longest files (they seed the demo or drive the CLI themselves) start first, so that no

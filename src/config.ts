@@ -21,6 +21,66 @@ export interface Config {
   /** Port of the Prometheus metrics listener; 0 disables it. */
   metricsPort: number;
   metricsHost: string;
+  engines: EnginesConfig;
+  monitor: MonitorConfig;
+}
+
+/** The monitoring runs' pace and safety margins (docs/monitoring.md). */
+export interface MonitorConfig {
+  /**
+   * How long a claimed ask stays a worker's without news from it. The worker renews its leases
+   * every third of this while it asks, so only a dead worker's asks run out and are asked again.
+   */
+  leaseMs: number;
+  /** How often the worker looks for due schedules and for asks to take when it has none. */
+  pollMs: number;
+  /** Asks a worker has in flight at once, over all engines (each engine has its own limit too). */
+  concurrency: number;
+}
+
+/** The answer engines Sightline can ask (docs/monitoring.md). */
+export const ENGINE_NAMES = [
+  'chatgpt',
+  'claude',
+  'gemini',
+  'perplexity',
+  'openai_compatible',
+  'simulated',
+] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export interface EngineLimits {
+  /** Asks in flight at once. */
+  concurrency: number;
+  /** 0: no limit of Sightline's own (the vendor's still applies). */
+  requestsPerMinute: number;
+  /** Input plus output tokens in any 60 seconds; 0: no limit. */
+  tokensPerMinute: number;
+  /** One attempt's time; retries get their own. */
+  timeoutMs: number;
+}
+
+export interface EngineConfig {
+  name: EngineName;
+  /** False when the engine's key (or base URL) is absent: listed, never asked. */
+  configured: boolean;
+  /** What to set to configure it, when it is not. */
+  needs: string | undefined;
+  apiKey: string | undefined;
+  /** Unset: the SDK's own default endpoint. */
+  baseUrl: string | undefined;
+  model: string;
+  limits: EngineLimits;
+}
+
+export interface EnginesConfig {
+  engines: Record<EngineName, EngineConfig>;
+  /** Attempts per ask, the first included. */
+  maxAttempts: number;
+  /** Consecutive failed attempts that open an engine's circuit. */
+  breakerFailures: number;
+  /** How long an open circuit refuses asks before letting one through to probe. */
+  breakerCooldownMs: number;
 }
 
 export class ConfigError extends Error {
@@ -37,6 +97,132 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (value < min || value > max)
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+interface EngineDefaults {
+  /** The SDK's standard key variable; none for the simulated engine. */
+  keyVar?: string;
+  baseUrlVar?: string;
+  modelVar?: string;
+  model: string;
+  limits: EngineLimits;
+}
+
+// Defaults are a first paid tier's limits, and models that answer with web search at a modest
+// price; docs/monitoring.md lists them.
+const ENGINE_DEFAULTS: Record<EngineName, EngineDefaults> = {
+  chatgpt: {
+    keyVar: 'OPENAI_API_KEY',
+    baseUrlVar: 'OPENAI_BASE_URL',
+    modelVar: 'SIGHTLINE_CHATGPT_MODEL',
+    model: 'gpt-5-mini',
+    limits: { concurrency: 4, requestsPerMinute: 60, tokensPerMinute: 200_000, timeoutMs: 90_000 },
+  },
+  claude: {
+    keyVar: 'ANTHROPIC_API_KEY',
+    baseUrlVar: 'ANTHROPIC_BASE_URL',
+    modelVar: 'SIGHTLINE_CLAUDE_MODEL',
+    model: 'claude-sonnet-5-5',
+    limits: { concurrency: 2, requestsPerMinute: 50, tokensPerMinute: 30_000, timeoutMs: 90_000 },
+  },
+  gemini: {
+    keyVar: 'GEMINI_API_KEY',
+    baseUrlVar: 'GEMINI_BASE_URL',
+    modelVar: 'SIGHTLINE_GEMINI_MODEL',
+    model: 'gemini-2.5-flash',
+    limits: { concurrency: 4, requestsPerMinute: 60, tokensPerMinute: 1_000_000, timeoutMs: 90_000 },
+  },
+  perplexity: {
+    keyVar: 'PERPLEXITY_API_KEY',
+    baseUrlVar: 'PERPLEXITY_BASE_URL',
+    modelVar: 'SIGHTLINE_PERPLEXITY_MODEL',
+    model: 'sonar',
+    limits: { concurrency: 4, requestsPerMinute: 50, tokensPerMinute: 0, timeoutMs: 90_000 },
+  },
+  openai_compatible: {
+    keyVar: 'OPENAI_COMPATIBLE_API_KEY',
+    baseUrlVar: 'OPENAI_COMPATIBLE_BASE_URL',
+    modelVar: 'OPENAI_COMPATIBLE_MODEL',
+    model: '',
+    limits: { concurrency: 2, requestsPerMinute: 60, tokensPerMinute: 0, timeoutMs: 120_000 },
+  },
+  simulated: {
+    model: 'simulated',
+    limits: { concurrency: 8, requestsPerMinute: 0, tokensPerMinute: 0, timeoutMs: 5_000 },
+  },
+};
+
+function engineConfig(env: NodeJS.ProcessEnv, name: EngineName): EngineConfig {
+  const defaults = ENGINE_DEFAULTS[name];
+  const prefix = `SIGHTLINE_${name.toUpperCase()}`;
+  const limits: EngineLimits = {
+    concurrency: integer(env, `${prefix}_CONCURRENCY`, defaults.limits.concurrency, 1, 1000),
+    requestsPerMinute: integer(
+      env,
+      `${prefix}_REQUESTS_PER_MINUTE`,
+      defaults.limits.requestsPerMinute,
+      0,
+      1_000_000,
+    ),
+    tokensPerMinute: integer(
+      env,
+      `${prefix}_TOKENS_PER_MINUTE`,
+      defaults.limits.tokensPerMinute,
+      0,
+      1_000_000_000,
+    ),
+    timeoutMs: integer(env, `${prefix}_TIMEOUT_MS`, defaults.limits.timeoutMs, 100, 3_600_000),
+  };
+  const apiKey = (defaults.keyVar && env[defaults.keyVar]) || undefined;
+  const baseUrl = defaults.baseUrlVar ? httpUrl(env, defaults.baseUrlVar) : undefined;
+  const model = (defaults.modelVar && env[defaults.modelVar]?.trim()) || defaults.model;
+  if (name === 'simulated') {
+    return { name, configured: true, needs: undefined, apiKey, baseUrl, model, limits };
+  }
+  if (name === 'openai_compatible') {
+    // Local servers (vLLM, Ollama) take no key: the base URL is what configures this engine.
+    if (baseUrl !== undefined && model === '') {
+      throw new ConfigError('OPENAI_COMPATIBLE_MODEL is required when OPENAI_COMPATIBLE_BASE_URL is set');
+    }
+    const configured = baseUrl !== undefined;
+    const needs = configured ? undefined : 'OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODEL';
+    return { name, configured, needs, apiKey, baseUrl, model, limits };
+  }
+  const configured = apiKey !== undefined;
+  return {
+    name,
+    configured,
+    needs: configured ? undefined : defaults.keyVar,
+    apiKey,
+    baseUrl,
+    model,
+    limits,
+  };
+}
+
+function enginesConfig(env: NodeJS.ProcessEnv): EnginesConfig {
+  const engines = Object.fromEntries(ENGINE_NAMES.map((name) => [name, engineConfig(env, name)]));
+  return {
+    engines: engines as Record<EngineName, EngineConfig>,
+    maxAttempts: integer(env, 'SIGHTLINE_ENGINE_MAX_ATTEMPTS', 4, 1, 20),
+    breakerFailures: integer(env, 'SIGHTLINE_ENGINE_BREAKER_FAILURES', 5, 1, 1000),
+    breakerCooldownMs: integer(env, 'SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS', 60_000, 100, 3_600_000),
+  };
 }
 
 function databaseUrl(name: string, raw: string): string {
@@ -107,5 +293,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy === 'true',
     metricsPort,
     metricsHost: env.METRICS_HOST || env.HOST || '127.0.0.1',
+    engines: enginesConfig(env),
+    monitor: {
+      leaseMs: integer(env, 'SIGHTLINE_MONITOR_LEASE_MS', 60_000, 1_000, 3_600_000),
+      pollMs: integer(env, 'SIGHTLINE_MONITOR_POLL_MS', 15_000, 50, 3_600_000),
+      concurrency: integer(env, 'SIGHTLINE_WORKER_CONCURRENCY', 8, 1, 1000),
+    },
   };
 }

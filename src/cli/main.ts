@@ -8,13 +8,16 @@ import { register as brands } from './commands/brands.ts';
 import { register as categories } from './commands/categories.ts';
 import { register as competitors } from './commands/competitors.ts';
 import { register as demo } from './commands/demo.ts';
+import { register as engines } from './commands/engines.ts';
 import { register as keys } from './commands/keys.ts';
+import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
 import { register as reports } from './commands/reports.ts';
 import { register as runs } from './commands/runs.ts';
 import { register as serve } from './commands/serve.ts';
 import { register as start } from './commands/start.ts';
+import { register as worker } from './commands/worker.ts';
 import { UsageError } from './errors.ts';
 
 const program = new Command('sightline')
@@ -35,6 +38,9 @@ const groups: Array<(program: Command) => void> = [
   competitors,
   runs,
   analyze,
+  engines,
+  monitor,
+  worker,
 ];
 for (const register of groups) register(program);
 

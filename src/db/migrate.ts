@@ -1,11 +1,13 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Db } from './connect.ts';
 import * as initial from './migrations/0001_initial.ts';
+import * as monitoring from './migrations/0002_monitoring.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_monitoring': monitoring,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

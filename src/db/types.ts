@@ -15,6 +15,10 @@ export interface OrganizationsTable {
   timezone: string;
   free_report_used: Flag;
   created_at: Timestamp;
+  /** Asks to answer engines allowed per calendar month in `timezone`; null: no limit. */
+  monthly_ask_budget: number | null;
+  /** 1: a completed monitoring run waits for `sightline runs publish`; 0: it publishes itself. */
+  review_before_publish: Generated<Flag>;
 }
 
 export interface UsersTable {
@@ -63,6 +67,14 @@ export interface BrandsTable {
   updated_at: Timestamp;
   /** The operator's own identifier, unique per organization (imports may refer to it). */
   external_key: string | null;
+  /** `daily`, `weekly` or `off` (domain/schedule.ts). */
+  monitoring_cadence: Generated<string>;
+  /** "HH:MM" in the organization's time zone; null: any time of day. */
+  monitoring_time: string | null;
+  /** JSON array of engine names; empty: every configured engine. */
+  monitoring_engines: Generated<string>;
+  /** Asks per prompt and engine in each run. */
+  monitoring_samples: Generated<number>;
 }
 
 export interface CategoriesTable {
@@ -129,6 +141,45 @@ export interface RunsTable {
   completed_prompts: number;
   total_prompts: number;
   created_at: Timestamp;
+  /** `import` or `monitor` (asked by Sightline itself). */
+  source: Generated<string>;
+  /** Why a run stopped short (e.g. the monthly ask budget), for the operator. */
+  status_reason: string | null;
+}
+
+/** One planned ask of a monitoring run; unique per (run, prompt, engine, sample). */
+export interface RunAsksTable {
+  id: Generated<number>;
+  org_id: number;
+  run_id: number;
+  prompt_id: number;
+  engine: string;
+  sample: number;
+  /** `pending`, `asking` (claimed until lease_expires_at) or `done`. */
+  state: Generated<string>;
+  /** Claims so far: more than one means a worker died or lost its lease mid-ask. */
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  asked_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** The stored response's outcome: ok, empty, no_result or error. */
+  outcome: string | null;
+  response_id: number | null;
+  vendor_model: string | null;
+  latency_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  estimated_cost_usd: number | null;
+  error: string | null;
+  created_at: Timestamp;
+}
+
+export interface OrgAskUsageTable {
+  org_id: number;
+  /** "YYYY-MM" in the organization's time zone. */
+  month: string;
+  asks: number;
 }
 
 export interface RunPromptsTable {
@@ -357,6 +408,8 @@ export interface Database {
   competitors: CompetitorsTable;
   competitor_candidates: CompetitorCandidatesTable;
   runs: RunsTable;
+  run_asks: RunAsksTable;
+  org_ask_usage: OrgAskUsageTable;
   run_prompts: RunPromptsTable;
   responses: ResponsesTable;
   response_mentions: ResponseMentionsTable;

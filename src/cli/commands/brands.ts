@@ -1,8 +1,15 @@
 // `sightline brands create|update`: an operator's brand set-up, validated by the catalog rules.
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { EngineName } from '../../config.ts';
 import { createBrand, updateBrand } from '../../db/catalog/brands.ts';
 import { type BrandRecord, requireBrand } from '../../db/catalog/refs.ts';
 import { BRAND_STATUSES, type EditableBrandStatus, type Ref } from '../../domain/catalog.ts';
+import { CADENCES, type Cadence, parseTimeOfDay } from '../../domain/schedule.ts';
+import {
+  describeMonitoring,
+  hasMonitoringChanges,
+  updateBrandMonitoring,
+} from '../../monitoring/settings.ts';
 import {
   parseKeyOption,
   parseListOption,
@@ -10,7 +17,16 @@ import {
   parseWebsiteOption,
   withOrganization,
 } from '../operator.ts';
+import { parseEngines, parseSamples } from './monitor.ts';
 import { parseName, print } from './support.ts';
+
+/** "HH:MM" on the 24-hour clock, or "" to clear it. */
+function parseTime(value: string): string | null {
+  if (value === '') return null;
+  if (parseTimeOfDay(value) === null)
+    throw new InvalidArgumentError('expected HH:MM on the 24-hour clock, e.g. 06:30, or "" to clear it.');
+  return value;
+}
 
 function describe(brand: BrandRecord): string {
   const parts = [brand.website || 'no website', `status ${brand.status}`];
@@ -58,6 +74,14 @@ export function register(program: Command): void {
     .option('--aliases <list>', 'replacement aliases, comma-separated ("" clears them)')
     .option('--key <key>', 'new key', parseKeyOption)
     .addOption(new Option('--status <status>', 'brand status').choices(BRAND_STATUSES))
+    .addOption(new Option('--cadence <cadence>', 'how often monitoring asks the engines').choices(CADENCES))
+    .option(
+      '--time <HH:MM>',
+      'time of day of the runs, in the organization time zone ("" clears it)',
+      parseTime,
+    )
+    .option('--engines <list>', 'engines to ask, comma-separated, e.g. chatgpt,perplexity', parseEngines)
+    .option('--samples <n>', 'asks per prompt and engine in each run', parseSamples)
     .action(
       async (
         ref: Ref,
@@ -68,18 +92,36 @@ export function register(program: Command): void {
           aliases?: string;
           key?: string;
           status?: EditableBrandStatus;
+          cadence?: Cadence;
+          time?: string | null;
+          engines?: EngineName[];
+          samples?: number;
         },
       ) => {
-        const brand = await withOrganization(options.org, async (db, org) =>
-          updateBrand(db, await requireBrand(db, org.id, ref, org.slug), {
-            name: options.name,
-            website: options.website,
-            aliases: options.aliases?.split(','),
-            externalKey: options.key,
-            status: options.status,
+        const monitoring = {
+          cadence: options.cadence,
+          time: options.time,
+          engines: options.engines,
+          samples: options.samples,
+        };
+        // One transaction: a refused monitoring change leaves the other changes unmade too.
+        const { brand, schedule } = await withOrganization(options.org, (db, org) =>
+          db.transaction().execute(async (trx) => {
+            const brand = await updateBrand(trx, await requireBrand(trx, org.id, ref, org.slug), {
+              name: options.name,
+              website: options.website,
+              aliases: options.aliases?.split(','),
+              externalKey: options.key,
+              status: options.status,
+            });
+            const schedule = hasMonitoringChanges(monitoring)
+              ? await updateBrandMonitoring(trx, org.id, brand.id, monitoring, new Date())
+              : undefined;
+            return { brand, schedule };
           }),
         );
         print(`Updated brand ${brand.id} "${brand.name}" (${describe(brand)}).`);
+        if (schedule) print(`Brand ${brand.id}: ${describeMonitoring(schedule)}.`);
       },
     );
 }

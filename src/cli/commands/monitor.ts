@@ -1,0 +1,228 @@
+// `sightline monitor run|settings`: ask a brand's prompts now, in this process, and an
+// organization's monthly ask budget and review setting. The worker (`sightline worker`) runs the
+// same runs on a schedule.
+
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { pino } from 'pino';
+import { ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
+import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
+import type { Db } from '../../db/connect.ts';
+import {
+  askUsage,
+  findBrandMonitoring,
+  findMonitorRun,
+  findOrgMonitoring,
+  setOrgMonitoring,
+} from '../../db/monitoring.ts';
+import type { Ref } from '../../domain/catalog.ts';
+import { budgetMonth } from '../../domain/schedule.ts';
+import type { AskDeps, MonitorLog } from '../../monitoring/asks.ts';
+import { createEngines, type EngineOptions } from '../../monitoring/engines/index.ts';
+import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
+import { runAsks } from '../../monitoring/runner.ts';
+import { MAX_SAMPLES } from '../../monitoring/settings.ts';
+import { logPlanned } from '../../monitoring/worker.ts';
+import { UsageError } from '../errors.ts';
+import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
+import { print } from './support.ts';
+
+/** "chatgpt,perplexity": known engine names, each once. */
+export function parseEngines(value: string): EngineName[] {
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = names.find((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown !== undefined) {
+    throw new InvalidArgumentError(
+      `${unknown ? `unknown engine "${unknown}"; ` : ''}expected a comma-separated list of ${ENGINE_NAMES.join(', ')}.`,
+    );
+  }
+  return names as EngineName[];
+}
+
+export function parseSamples(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SAMPLES) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_SAMPLES}.`);
+  }
+  return Number(value);
+}
+
+// "none" stays a string: commander turns a parser's null into "".
+function parseBudget(value: string): number | 'none' {
+  if (value === 'none') return value;
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('expected a whole number of asks, or "none".');
+  return Number(value);
+}
+
+/** This process's name on the asks it holds: which machine and process, and unique per start. */
+export function workerName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */
+export function monitorLogger(level: string, destination: 1 | 2) {
+  return pino({ level, base: undefined }, pino.destination({ fd: destination, sync: true }));
+}
+
+/** Stops taking asks on the first SIGINT or SIGTERM; a second one leaves at once. */
+export function stopOnSignals(log: MonitorLog): AbortController {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    log.warn(
+      { event: 'stopping', signal },
+      `${signal}: finishing the asks in flight (again to leave now; unfinished asks are taken up later)`,
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller;
+}
+
+interface RunOptions {
+  org: string;
+  brand: Ref;
+  category?: Ref;
+  engines?: EngineName[];
+  samples?: number;
+  concurrency?: number;
+}
+
+async function runNow(options: RunOptions): Promise<void> {
+  const config = loadConfig();
+  const log = monitorLogger(config.logLevel, 2);
+  const engineOptions: EngineOptions = { logger: log };
+  const engines = createEngines(config.engines, engineOptions);
+  const controller = stopOnSignals(log);
+  const outcome = await withOrganization(options.org, async (db: Db, org) => {
+    const brand = await requireBrand(db, org.id, options.brand, org.slug);
+    const category =
+      options.category === undefined
+        ? undefined
+        : await requireCategory(db, org.id, options.category, org.slug, brand);
+    const monitoring = await findBrandMonitoring(db, org.id, brand.id);
+    if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
+    const deps: AskDeps = {
+      db,
+      engines,
+      owner: workerName(),
+      leaseMs: config.monitor.leaseMs,
+      clock: () => new Date(),
+      log,
+    };
+    let runs: Awaited<ReturnType<typeof planRuns>>;
+    try {
+      runs = await planRuns(
+        db,
+        monitoring,
+        { categoryIds: category && [category.id], engines: options.engines, samples: options.samples },
+        new Set(engines.keys()),
+        new Date(),
+      );
+    } catch (error) {
+      if (error instanceof MonitoringError) throw new UsageError(error.message);
+      throw error;
+    }
+    logPlanned(deps, brand.id, runs);
+    const runIds = runs.map((r) => r.runId);
+    const ended = async () => {
+      for (const id of runIds) if ((await findMonitorRun(db, id))?.status === 'running') return false;
+      return true;
+    };
+    await runAsks(deps, {
+      runIds,
+      concurrency: options.concurrency ?? config.monitor.concurrency,
+      pollMs: Math.min(config.monitor.pollMs, 500),
+      done: ended,
+      signal: controller.signal,
+    });
+    return Promise.all(
+      runIds.map(
+        async (id) => (await findMonitorRun(db, id)) ?? { id, status: 'missing', statusReason: null },
+      ),
+    );
+  });
+  for (const run of outcome) print(String(run.id));
+  const stopped = outcome.find((r) => r.status !== 'completed');
+  if (controller.signal.aborted && stopped) {
+    throw new Error(`stopped before run ${stopped.id} finished; run the same command again to resume it`);
+  }
+  if (stopped)
+    throw new Error(
+      `run ${stopped.id} ${stopped.status}${stopped.statusReason ? `: ${stopped.statusReason}` : ''}`,
+    );
+}
+
+async function settings(options: {
+  org: string;
+  budget?: number | 'none';
+  review?: 'on' | 'off';
+}): Promise<void> {
+  const line = await withOrganization(options.org, async (db, org) => {
+    if (options.budget !== undefined || options.review !== undefined) {
+      await setOrgMonitoring(db, org.id, {
+        monthlyAskBudget: options.budget === 'none' ? null : options.budget,
+        reviewBeforePublish: options.review === undefined ? undefined : options.review === 'on',
+      });
+    }
+    const current = await findOrgMonitoring(db, org.id);
+    if (!current) throw new Error(`organization ${org.slug} vanished`);
+    const month = budgetMonth(new Date(), current.timezone);
+    const used = await askUsage(db, org.id, month);
+    const budget =
+      current.monthlyAskBudget === null
+        ? 'no monthly ask budget'
+        : `monthly ask budget ${current.monthlyAskBudget}`;
+    return `Organization ${org.slug}: ${budget} (${used} asks used in ${month}, ${current.timezone}); completed runs ${current.reviewBeforePublish ? 'wait for review (sightline runs publish)' : 'publish themselves'}.`;
+  });
+  print(line);
+}
+
+export function register(program: Command): void {
+  const monitor = program
+    .command('monitor')
+    .description('Ask the answer engines: runs now, budgets and review.');
+
+  monitor
+    .command('run')
+    .description(
+      "Ask a brand's monitored prompts now (one run per category), wait until done, print each run id; resumes a run left unfinished.",
+    )
+    .requiredOption('--org <slug>', 'organization')
+    .requiredOption('--brand <brand>', 'brand id or key', parseRefOption)
+    .option('--category <category>', 'only this category (id or key)', parseRefOption)
+    .option('--engines <list>', "engines to ask, comma-separated (default: the brand's)", parseEngines)
+    .option('--samples <n>', "asks per prompt and engine (default: the brand's)", parseSamples)
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        'asks in flight at once (default SIGHTLINE_WORKER_CONCURRENCY)',
+      ).argParser(parseLimit),
+    )
+    .action((options: RunOptions) => runNow(options));
+
+  monitor
+    .command('settings')
+    .description("Show or change an organization's monthly ask budget and whether runs wait for review.")
+    .requiredOption('--org <slug>', 'organization')
+    .addOption(
+      new Option('--budget <asks>', 'asks per calendar month in the org time zone, or "none"').argParser(
+        parseBudget,
+      ),
+    )
+    .addOption(
+      new Option('--review <state>', 'completed runs wait for `sightline runs publish`').choices([
+        'on',
+        'off',
+      ]),
+    )
+    .action(settings);
+}

@@ -1,0 +1,258 @@
+// One planned ask, from claim to stored answer: claim it under a lease (and against the month's
+// budget), ask the engine, then in one transaction mark it done and write the answer through the
+// import's own path (the analyzer and ingest/writer.ts), so a monitored answer's derived fields
+// are exactly an imported one's. The last ask of a run completes it: publish (unless the
+// organization reviews first) and refresh the scores and aggregates.
+import { refreshRunAggregates } from '../analytics/refresh.ts';
+import type { EngineName } from '../config.ts';
+import type { Db } from '../db/connect.ts';
+import {
+  type AskFacts,
+  categoryCompetitorNames,
+  claimAsk,
+  endMonitorRun,
+  findOrgMonitoring,
+  findPlannedAsk,
+  findResponseId,
+  finishAsk,
+  type PlannedAsk,
+  runAskCounts,
+  setAskResponse,
+  unfinishedAsks,
+  updateRunProgress,
+} from '../db/monitoring.ts';
+import { sourceOf } from '../domain/analyzer/index.ts';
+import { normalizeAnswerLine, type Outcome } from '../domain/answer-line.ts';
+import { budgetMonth } from '../domain/schedule.ts';
+import { Lookups } from '../ingest/lookups.ts';
+import { setRunPublished } from '../ingest/runs.ts';
+import { AnswerWriter } from '../ingest/writer.ts';
+import type { AskRequest, AskResult, Engine } from './engines/index.ts';
+
+/** The part of a pino logger the monitoring engine writes to: one line per run event. */
+export interface MonitorLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface AskDeps {
+  db: Db;
+  engines: ReadonlyMap<EngineName, Engine>;
+  /** This worker's name on the leases it holds. */
+  owner: string;
+  leaseMs: number;
+  clock: () => Date;
+  log: MonitorLog;
+}
+
+export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget';
+
+// What the engine said, as the import's outcomes: a refusal or block is no_result, never "not
+// mentioned"; only an answer is analysed.
+const OUTCOMES: Record<AskResult['outcome'], Outcome> = {
+  answered: 'ok',
+  empty: 'empty',
+  no_result: 'no_result',
+  error: 'error',
+};
+
+// Labels for the engines the import's label table does not know.
+const LABELS: Partial<Record<EngineName, string>> = {
+  openai_compatible: 'OpenAI-compatible',
+  simulated: 'Simulated',
+};
+
+// The import's limits on one answer (domain/answer-line.ts).
+const MAX_TEXT = 200_000;
+const MAX_CITATIONS = 500;
+
+/** The answer's stable key: the same planned ask can only ever store one answer. */
+export const answerKey = (ask: Pick<PlannedAsk, 'runId' | 'promptId' | 'engine' | 'sample'>) =>
+  `monitor:${ask.runId}:${ask.promptId}:${ask.engine}:${ask.sample}`;
+
+function notConfigured(engine: string): AskResult {
+  return {
+    engine: engine as EngineName,
+    outcome: 'error',
+    text: '',
+    sources: [],
+    vendorModel: null,
+    latencyMs: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    estimatedCostUsd: null,
+    error: 'engine not configured on this worker',
+  };
+}
+
+async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
+  const engine = deps.engines.get(ask.engine as EngineName);
+  if (engine === undefined) return notConfigured(ask.engine);
+  // The vendor is sent the prompt's own text and nothing else. Only the simulated engine, which
+  // never leaves the process, is told whom to mention.
+  const request: AskRequest = { prompt: ask.promptText, seed: `${ask.runId}/${ask.sample}` };
+  if (engine.name === 'simulated') {
+    const lookups = new Lookups(deps.db);
+    request.context = {
+      brandName: (await lookups.context(ask.orgId, ask.categoryId)).brandName,
+      competitorNames: await categoryCompetitorNames(deps.db, ask.orgId, ask.categoryId),
+    };
+  }
+  return engine.ask(request);
+}
+
+function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
+  const outcome = OUTCOMES[result.outcome];
+  const citations =
+    outcome === 'ok'
+      ? result.sources
+          .map((s) => s.url)
+          .filter((url) => url.length <= 2048 && sourceOf(url) !== null)
+          .slice(0, MAX_CITATIONS)
+      : [];
+  const normalized = normalizeAnswerLine(
+    {
+      organization: ask.orgId,
+      prompt: ask.promptId,
+      run: `monitor-${ask.runId}`,
+      runStatus: 'running',
+      externalKey: answerKey(ask),
+      model: ask.engine,
+      ...(LABELS[ask.engine as EngineName] ? { modelLabel: LABELS[ask.engine as EngineName] } : {}),
+      surface: 'api',
+      outcome,
+      capturedAt,
+      answerText: outcome === 'empty' || outcome === 'error' ? null : result.text.slice(0, MAX_TEXT),
+      citations,
+    },
+    new Date(capturedAt),
+  );
+  if ('errors' in normalized)
+    throw new Error(`answer of ask ${ask.id} not storable: ${normalized.errors[0]}`);
+  return normalized.line;
+}
+
+/** Writes the answer and marks the ask done, together; false when the lease was lost meanwhile. */
+async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: string): Promise<boolean> {
+  const facts: AskFacts = {
+    outcome: OUTCOMES[result.outcome],
+    finishedAt: at,
+    vendorModel: result.vendorModel,
+    latencyMs: result.latencyMs,
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    estimatedCostUsd: result.estimatedCostUsd,
+    error: result.error ?? null,
+  };
+  const line = answerLine(ask, result, at);
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await finishAsk(trx, ask.id, deps.owner, facts))) return false;
+    const writer = new AnswerWriter(trx, at);
+    await writer.write([
+      {
+        orgId: ask.orgId,
+        brandId: ask.brandId,
+        categoryId: ask.categoryId,
+        runId: ask.runId,
+        promptId: ask.promptId,
+        key: answerKey(ask),
+        line,
+        context: await new Lookups(trx).context(ask.orgId, ask.categoryId),
+      },
+    ]);
+    await writer.finish();
+    await setAskResponse(trx, ask.id, await findResponseId(trx, ask.orgId, answerKey(ask)));
+    await updateRunProgress(trx, ask.runId);
+    return true;
+  });
+}
+
+/** Completes a run whose asks are all done; only one caller wins, and it publishes and refreshes. */
+async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
+  const org = await findOrgMonitoring(deps.db, ask.orgId);
+  const at = deps.clock().toISOString();
+  const won = await deps.db.transaction().execute(async (trx) => {
+    if (!(await endMonitorRun(trx, ask.runId, { status: 'completed', finishedAt: at, reason: null })))
+      return false;
+    if (org?.reviewBeforePublish) await refreshRunAggregates(trx, ask.orgId, ask.runId);
+    else await setRunPublished(trx, ask.orgId, ask.runId, at);
+    return true;
+  });
+  if (!won) return;
+  const counts = await runAskCounts(deps.db, ask.runId);
+  deps.log.info(
+    {
+      event: 'run_completed',
+      runId: ask.runId,
+      orgId: ask.orgId,
+      categoryId: ask.categoryId,
+      asks: counts.planned,
+      outcomes: counts.outcomes,
+      estimatedCostUsd: Math.round(counts.estimatedCostUsd * 1_000_000) / 1_000_000,
+      published: !org?.reviewBeforePublish,
+    },
+    org?.reviewBeforePublish
+      ? `run ${ask.runId} completed; awaiting review (sightline runs publish ${ask.runId})`
+      : `run ${ask.runId} completed and published`,
+  );
+}
+
+/** Stops a run at the organization's monthly budget; the asks it did not make stay unasked. */
+export async function stopRunForBudget(
+  deps: AskDeps,
+  run: { id: number; orgId: number },
+  budget: number | null,
+  month: string,
+  timezone: string,
+): Promise<void> {
+  const reason = `monthly ask budget reached: ${budget} asks in ${month} (${timezone})`;
+  const at = deps.clock().toISOString();
+  if (await endMonitorRun(deps.db, run.id, { status: 'failed', finishedAt: at, reason })) {
+    deps.log.warn(
+      { event: 'run_stopped', runId: run.id, orgId: run.orgId, reason },
+      `run ${run.id} stopped: ${reason}`,
+    );
+  }
+}
+
+/** Takes, asks and stores one planned ask. Never asks one that is done or held by another worker. */
+export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEnding> {
+  const ask = await findPlannedAsk(deps.db, askId);
+  if (!ask) return 'taken';
+  const org = await findOrgMonitoring(deps.db, ask.orgId);
+  if (!org) return 'taken';
+  const now = deps.clock();
+  const month = budgetMonth(now, org.timezone);
+  const claim = await claimAsk(
+    deps.db,
+    { id: ask.id, orgId: ask.orgId },
+    {
+      owner: deps.owner,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
+      month,
+      budget: org.monthlyAskBudget,
+    },
+  );
+  if (claim === 'taken') return 'taken';
+  if (claim === 'budget') {
+    await stopRunForBudget(
+      deps,
+      { id: ask.runId, orgId: ask.orgId },
+      org.monthlyAskBudget,
+      month,
+      org.timezone,
+    );
+    return 'budget';
+  }
+  const result = await askEngine(deps, ask);
+  if (!(await store(deps, ask, result, deps.clock().toISOString()))) {
+    deps.log.warn(
+      { event: 'ask_lease_lost', runId: ask.runId, askId: ask.id },
+      `ask ${ask.id} of run ${ask.runId} was taken over by another worker; its answer is not stored twice`,
+    );
+    return 'lost';
+  }
+  if ((await unfinishedAsks(deps.db, ask.runId)) === 0) await completeRun(deps, ask);
+  return 'answered';
+}

@@ -1,0 +1,200 @@
+// "Failure is normal": each engine asks through its own policies, so one vendor's outage or rate
+// limit never holds up another's. Per attempt, innermost first: a timeout (which aborts the HTTP
+// request), the requests- and tokens-per-minute windows, a concurrency bulkhead, a circuit breaker;
+// around them all, retries with exponential backoff and jitter that wait at least as long as the
+// vendor's Retry-After. The SDKs' own retries are off (maxRetries: 0) so this is the only policy.
+import {
+  bulkhead as bulkheadPolicy,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  decorrelatedJitterGenerator,
+  ExponentialBackoff,
+  handleWhen,
+  type IBackoff,
+  type IBackoffFactory,
+  type IPolicy,
+  type IRetryBackoffContext,
+  retry,
+  TimeoutStrategy,
+  timeout,
+  wrap,
+} from 'cockatiel';
+import type { EngineConfig } from '../../config.ts';
+import { describeFailure, redact } from './errors.ts';
+import type { EngineMetrics } from './metrics.ts';
+import { estimateCostUsd } from './pricing.ts';
+import { type Clock, MinuteWindow, systemClock } from './rate-limit.ts';
+import type { AskRequest, AskResult, Engine, EngineAdapter, VendorReply } from './types.ts';
+
+/** The part of a pino logger this uses. */
+export interface EngineLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface ResilienceOptions {
+  /** Attempts per ask, the first included. */
+  maxAttempts: number;
+  /** Consecutive failed attempts that open the circuit. */
+  breakerFailures: number;
+  breakerCooldownMs: number;
+  /** Exponential backoff between attempts (tests make these small). */
+  backoff?: { initialDelayMs: number; maxDelayMs: number };
+  /** A vendor asking for a longer wait than this ends the ask instead. */
+  maxRetryAfterMs?: number;
+  clock?: Clock;
+  logger?: EngineLogger;
+  metrics?: EngineMetrics;
+}
+
+// Output of a web-search answer rarely passes this; the real count replaces it afterwards.
+const OUTPUT_TOKENS_RESERVED = 2_000;
+
+/** Waits the exponential step or the vendor's Retry-After, whichever is longer. */
+class RetryAfterBackoff implements IBackoffFactory<IRetryBackoffContext<unknown>> {
+  readonly #steps: IBackoffFactory<unknown>;
+  readonly #retryAfter: (error: unknown) => number | undefined;
+
+  constructor(steps: IBackoffFactory<unknown>, retryAfter: (error: unknown) => number | undefined) {
+    this.#steps = steps;
+    this.#retryAfter = retryAfter;
+  }
+
+  next(context: IRetryBackoffContext<unknown>): IBackoff<IRetryBackoffContext<unknown>> {
+    const step = this.#steps.next(context);
+    const hinted = 'error' in context.result ? this.#retryAfter(context.result.error) : undefined;
+    const following = new RetryAfterBackoff(step, this.#retryAfter);
+    return { duration: Math.max(step.duration, hinted ?? 0), next: (c) => following.next(c) };
+  }
+}
+
+export class ResilientEngine implements Engine {
+  readonly name: EngineConfig['name'];
+  readonly model: string;
+  readonly #adapter: EngineAdapter;
+  readonly #config: EngineConfig;
+  readonly #options: ResilienceOptions;
+  readonly #policy: IPolicy;
+  readonly #timeout: IPolicy;
+  readonly #requests: MinuteWindow;
+  readonly #tokens: MinuteWindow;
+
+  constructor(adapter: EngineAdapter, config: EngineConfig, options: ResilienceOptions) {
+    this.name = adapter.name;
+    this.model = adapter.model;
+    this.#adapter = adapter;
+    this.#config = config;
+    this.#options = options;
+    const clock = options.clock ?? systemClock;
+    this.#requests = new MinuteWindow(config.limits.requestsPerMinute, clock);
+    this.#tokens = new MinuteWindow(config.limits.tokensPerMinute, clock);
+
+    const timeoutMs = config.limits.timeoutMs;
+    const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    const failure = (error: unknown) => describeFailure(error, timeoutMs);
+    const retryable = handleWhen((error) => {
+      const f = failure(error);
+      return f.transient && (f.retryAfterMs ?? 0) <= maxRetryAfterMs;
+    });
+    const steps = new ExponentialBackoff({
+      generator: decorrelatedJitterGenerator,
+      initialDelay: options.backoff?.initialDelayMs ?? 500,
+      maxDelay: options.backoff?.maxDelayMs ?? 30_000,
+    });
+    const retries = retry(retryable, {
+      maxAttempts: options.maxAttempts - 1,
+      backoff: new RetryAfterBackoff(steps, (error) => failure(error).retryAfterMs),
+    });
+    retries.onRetry((event) => {
+      const reason = 'error' in event ? failure(event.error).message : 'unexpected result';
+      options.logger?.warn(
+        {
+          engine: this.name,
+          attempt: event.attempt,
+          delayMs: Math.round(event.delay),
+          reason: this.#safe(reason),
+        },
+        'engine ask failed; retrying',
+      );
+    });
+    const breaker = circuitBreaker(
+      handleWhen((error) => failure(error).transient),
+      { halfOpenAfter: options.breakerCooldownMs, breaker: new ConsecutiveBreaker(options.breakerFailures) },
+    );
+    breaker.onBreak(() =>
+      options.logger?.warn(
+        { engine: this.name, cooldownMs: options.breakerCooldownMs },
+        'engine circuit open: asks fail at once until it cools down',
+      ),
+    );
+    // The queue is unbounded: callers wait their turn rather than being refused.
+    const concurrency = bulkheadPolicy(config.limits.concurrency, Number.MAX_SAFE_INTEGER);
+    this.#policy = wrap(retries, breaker, concurrency);
+    this.#timeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
+  }
+
+  async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AskResult> {
+    const started = performance.now();
+    let result: AskResult;
+    try {
+      const reply = await this.#policy.execute(
+        ({ signal }) => this.#attempt(request, signal),
+        options.signal,
+      );
+      result = this.#result(reply, started);
+    } catch (error) {
+      const failure = describeFailure(error, this.#config.limits.timeoutMs);
+      result = {
+        engine: this.name,
+        outcome: 'error',
+        text: '',
+        sources: [],
+        vendorModel: null,
+        latencyMs: Math.round(performance.now() - started),
+        usage: { inputTokens: 0, outputTokens: 0 },
+        estimatedCostUsd: null,
+        error: this.#safe(failure.message),
+      };
+    }
+    this.#options.metrics?.observe(result);
+    return result;
+  }
+
+  async #attempt(request: AskRequest, signal: AbortSignal): Promise<VendorReply> {
+    await this.#requests.acquire(1, signal);
+    // About four characters a token, for the estimate the real count replaces.
+    const tokens = await this.#tokens.acquire(
+      Math.ceil(request.prompt.length / 4) + OUTPUT_TOKENS_RESERVED,
+      signal,
+    );
+    const reply = await this.#timeout.execute(
+      ({ signal: attempt }) => this.#adapter.call(request, attempt),
+      signal,
+    );
+    tokens.settle(reply.usage.inputTokens + reply.usage.outputTokens);
+    return reply;
+  }
+
+  #result(reply: VendorReply, started: number): AskResult {
+    const text = reply.text.trim();
+    const outcome = reply.kind === 'declined' ? 'no_result' : text === '' ? 'empty' : 'answered';
+    return {
+      engine: this.name,
+      outcome,
+      text,
+      sources: reply.sources,
+      vendorModel: reply.vendorModel,
+      latencyMs: Math.round(performance.now() - started),
+      usage: reply.usage,
+      estimatedCostUsd: estimateCostUsd(
+        this.name,
+        [reply.vendorModel, this.model],
+        reply.usage,
+        reply.webSearches,
+      ),
+    };
+  }
+
+  #safe(message: string): string {
+    return redact(message, this.#config.apiKey ? [this.#config.apiKey] : []);
+  }
+}

@@ -1,0 +1,95 @@
+// The one interface every answer engine is used through. An adapter speaks one vendor's API and
+// says what the vendor answered; `ResilientEngine` (resilience.ts) wraps it with the limits,
+// retries, timeout and circuit breaker, and turns every ending, failures included, into an
+// `AskResult`.
+import type { EngineName } from '../../config.ts';
+
+export type { EngineName };
+
+export interface AskContext {
+  brandName?: string;
+  competitorNames?: readonly string[];
+}
+
+export interface AskRequest {
+  /** The user's own question, sent to the vendor as it is and with nothing added. */
+  prompt: string;
+  /**
+   * Read only by the simulated engine, which has to know whom to mention. A real vendor never sees
+   * it: which brand an organization monitors is that organization's business.
+   */
+  context?: AskContext;
+  /** Simulated engine: the same prompt and seed give the same answer. */
+  seed?: string;
+}
+
+/**
+ * `no_result`: the engine declined or showed no answer (a refusal, a safety block); `empty`: it
+ * answered with no text. Neither is "the brand was not mentioned", which only an answer can say.
+ */
+export type AskOutcome = 'answered' | 'empty' | 'no_result' | 'error';
+
+export interface Source {
+  url: string;
+  /** As the vendor gives it; null when it gives none (Perplexity's bare `citations`). */
+  title: string | null;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface AskResult {
+  engine: EngineName;
+  outcome: AskOutcome;
+  text: string;
+  /** The sources the vendor itself attributes to the answer, first mention first, no repeats. */
+  sources: Source[];
+  /** The model as the vendor reports it (often a dated version of the configured one). */
+  vendorModel: string | null;
+  latencyMs: number;
+  usage: Usage;
+  /** From the price table in pricing.ts; null for a model it does not list. An estimate only. */
+  estimatedCostUsd: number | null;
+  /** Why an ask ended in `error`: short, and never a key or the vendor's own wording. */
+  error?: string;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  readonly model: string;
+  /** Never rejects: a failure is a result with outcome `error`. */
+  ask(request: AskRequest, options?: { signal?: AbortSignal }): Promise<AskResult>;
+}
+
+/** What a vendor said, before the wrapper adds timing, cost and outcome. */
+export interface VendorReply {
+  /** `declined`: a refusal or a block, whatever text came with it. */
+  kind: 'answer' | 'declined';
+  text: string;
+  sources: Source[];
+  vendorModel: string | null;
+  usage: Usage;
+  /** Web searches the vendor reports having run for this answer (some price per search). */
+  webSearches: number;
+}
+
+export interface EngineAdapter {
+  readonly name: EngineName;
+  readonly model: string;
+  /** Rejects on any failure; `signal` aborts the HTTP request (timeout, caller gave up). */
+  call(request: AskRequest, signal: AbortSignal): Promise<VendorReply>;
+}
+
+/** Sources in order of first appearance, each URL once; a later title fills a missing one. */
+export function uniqueSources(sources: Iterable<Source>): Source[] {
+  const byUrl = new Map<string, Source>();
+  for (const source of sources) {
+    if (!source.url) continue;
+    const seen = byUrl.get(source.url);
+    if (seen === undefined) byUrl.set(source.url, { url: source.url, title: source.title || null });
+    else if (seen.title === null && source.title) seen.title = source.title;
+  }
+  return [...byUrl.values()];
+}

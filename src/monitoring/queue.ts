@@ -1,0 +1,62 @@
+// Sharing asks between machines on PostgreSQL through pg-boss (docs/decisions.md): one job per
+// claimable ask, in the same database as the data. pg-boss hands each job to one worker (SKIP
+// LOCKED), and a job whose worker died expires and is delivered again. The job only says which
+// ask to take; the ask's own claim (asks.ts) is what guarantees it is never asked twice, so a
+// re-delivered or duplicate job finds it done or held and does nothing.
+import { PgBoss } from 'pg-boss';
+import { claimableAskIds } from '../db/monitoring.ts';
+import { type AskDeps, executeAsk } from './asks.ts';
+
+export const ASK_QUEUE = 'sightline-monitor-asks';
+
+export interface AskQueue {
+  /** Puts a job on the queue for every ask nobody holds (at most one queued job per ask). */
+  feed(): Promise<number>;
+  /** Stops taking jobs and waits for the asks in flight. */
+  stop(): Promise<void>;
+}
+
+export async function startAskQueue(
+  deps: AskDeps,
+  options: { databaseUrl: string; concurrency: number; pollMs: number },
+): Promise<AskQueue> {
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    application_name: 'sightline-worker',
+    max: Math.max(2, Math.min(10, options.concurrency)),
+  });
+  boss.on('error', (error) =>
+    deps.log.error({ event: 'queue_error', err: error.message }, 'pg-boss reported an error'),
+  );
+  await boss.start();
+  // `stately`: at most one queued and one active job per ask (singletonKey), so feeding the same
+  // ask again while its job waits adds nothing.
+  await boss.createQueue(ASK_QUEUE, {
+    policy: 'stately',
+    // Longer than any one ask with its retries; the ask's lease, not this, keeps asks single.
+    expireInSeconds: 15 * 60,
+    retryLimit: 3,
+  });
+  await boss.work<{ askId: number }>(
+    ASK_QUEUE,
+    {
+      localConcurrency: options.concurrency,
+      pollingIntervalSeconds: Math.max(0.5, Math.min(options.pollMs, 2_000) / 1000),
+    },
+    async ([job]) => {
+      if (job) await executeAsk(deps, job.data.askId);
+    },
+  );
+  return {
+    async feed() {
+      const ids = await claimableAskIds(deps.db, {}, deps.clock().toISOString(), 1000);
+      if (ids.length === 0) return 0;
+      await boss.insert(
+        ASK_QUEUE,
+        ids.map((askId) => ({ data: { askId }, singletonKey: `ask-${askId}` })),
+      );
+      return ids.length;
+    },
+    stop: () => boss.stop({ graceful: true, timeout: 120_000 }),
+  };
+}

@@ -1,0 +1,71 @@
+// Asking in this process: take the asks nobody holds, a few at a time, until told to stop. Used by
+// `sightline monitor run` and by the worker on the embedded database. The claims are the
+// database's (asks.ts), so any number of these can work on the same runs, in one process or many.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { claimableAskIds, renewLeases } from '../db/monitoring.ts';
+import { type AskDeps, executeAsk } from './asks.ts';
+
+export interface RunnerOptions {
+  /** Asks in flight at once. */
+  concurrency: number;
+  /** How long to wait before looking again when there is nothing to take. */
+  pollMs: number;
+  /** The runs to work on (default: every running monitoring run). */
+  runIds?: readonly number[];
+  /** Checked when there is nothing to take and nothing in flight: true ends the work. */
+  done?: () => Promise<boolean>;
+  /** Stops taking asks; the ones in flight are finished first. */
+  signal?: AbortSignal;
+}
+
+/** Keeps this worker's leases alive while it asks, so only a dead worker's asks run out. */
+export function heartbeat(deps: AskDeps): { stop(): void } {
+  const timer = setInterval(
+    () => {
+      const until = new Date(deps.clock().getTime() + deps.leaseMs).toISOString();
+      renewLeases(deps.db, deps.owner, until).catch((error: unknown) =>
+        deps.log.error({ event: 'lease_renewal_failed', err: String(error) }, 'could not renew ask leases'),
+      );
+    },
+    Math.max(100, Math.floor(deps.leaseMs / 3)),
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<void> {
+  const inFlight = new Map<number, Promise<void>>();
+  const beat = heartbeat(deps);
+  const start = (askId: number) => {
+    const work = executeAsk(deps, askId)
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        // The ask stays claimed; its lease runs out and it is asked again.
+        deps.log.error(
+          { event: 'ask_failed', askId, err: error instanceof Error ? error.message : String(error) },
+          `ask ${askId} failed before its answer was stored; it will be retried when its lease expires`,
+        );
+      })
+      .finally(() => inFlight.delete(askId));
+    inFlight.set(askId, work);
+  };
+  try {
+    while (!options.signal?.aborted) {
+      const free = options.concurrency - inFlight.size;
+      if (free > 0) {
+        const now = deps.clock().toISOString();
+        const ids = (await claimableAskIds(deps.db, { runIds: options.runIds }, now, options.concurrency * 2))
+          .filter((id) => !inFlight.has(id))
+          .slice(0, free);
+        for (const id of ids) start(id);
+        if (ids.length > 0) continue;
+      }
+      if (inFlight.size === 0 && (await options.done?.())) return;
+      const wait = sleep(options.pollMs, undefined, { signal: options.signal }).catch(() => undefined);
+      await Promise.race([...inFlight.values(), wait]);
+    }
+  } finally {
+    await Promise.allSettled(inFlight.values());
+    beat.stop();
+  }
+}

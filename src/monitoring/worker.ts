@@ -1,0 +1,125 @@
+// `sightline worker`: runs what is due, until stopped. Each poll it plans the runs of brands whose
+// schedule is due (the slot is claimed first, so of many workers exactly one plans it), then asks:
+// on the embedded database in this process (runner.ts); on PostgreSQL through the pg-boss queue,
+// so workers on many machines share the asks (queue.ts). Runs left unfinished by a worker that
+// died are picked up by the same loop once their leases run out.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EngineName } from '../config.ts';
+import { claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
+import { nextRunAt, type Schedule } from '../domain/schedule.ts';
+import type { AskDeps } from './asks.ts';
+import { MonitoringError, type PlannedRun, planRuns } from './plan.ts';
+import { startAskQueue } from './queue.ts';
+import { heartbeat, runAsks } from './runner.ts';
+
+export interface WorkerOptions {
+  /** PostgreSQL URL: share asks through pg-boss; absent: ask in this process. */
+  queueDatabaseUrl?: string;
+  concurrency: number;
+  pollMs: number;
+  configured: ReadonlySet<EngineName>;
+}
+
+export function logPlanned(deps: AskDeps, brandId: number, runs: readonly PlannedRun[]): void {
+  for (const run of runs) {
+    deps.log.info(
+      {
+        event: run.resumed ? 'run_resumed' : 'run_planned',
+        runId: run.runId,
+        brandId,
+        categoryId: run.categoryId,
+        prompts: run.prompts,
+        asks: run.asks,
+      },
+      run.resumed
+        ? `run ${run.runId} (category ${run.categoryId}) resumed`
+        : `run ${run.runId} planned: category ${run.categoryId}, ${run.prompts} prompts, ${run.asks} asks`,
+    );
+  }
+}
+
+/** Plans the runs of every brand whose next run is due; returns how many brands it served. */
+export async function scheduleDue(deps: AskDeps, configured: ReadonlySet<EngineName>): Promise<number> {
+  const now = deps.clock();
+  let served = 0;
+  for (const brand of await dueBrands(deps.db, now.toISOString(), 100)) {
+    const due = brand.nextRunAt as string;
+    const schedule: Schedule = {
+      cadence: brand.cadence as Schedule['cadence'],
+      time: brand.time,
+      timezone: brand.timezone,
+    };
+    const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;
+    if (!(await claimScheduleSlot(deps.db, brand, due, next))) continue;
+    served++;
+    try {
+      logPlanned(deps, brand.brandId, await planRuns(deps.db, brand, {}, configured, now));
+    } catch (error) {
+      if (!(error instanceof MonitoringError)) throw error;
+      deps.log.error(
+        {
+          event: 'schedule_skipped',
+          brandId: brand.brandId,
+          orgId: brand.orgId,
+          reason: error.message,
+          nextRunAt: next,
+        },
+        `brand ${brand.brandId}: scheduled run not started: ${error.message}`,
+      );
+    }
+  }
+  return served;
+}
+
+async function scheduleLoop(
+  deps: AskDeps,
+  options: WorkerOptions,
+  signal: AbortSignal,
+  afterEach: () => Promise<unknown>,
+) {
+  while (!signal.aborted) {
+    try {
+      await scheduleDue(deps, options.configured);
+      await afterEach();
+    } catch (error) {
+      deps.log.error(
+        { event: 'poll_failed', err: error instanceof Error ? error.message : String(error) },
+        'worker poll failed; trying again',
+      );
+    }
+    await sleep(options.pollMs, undefined, { signal }).catch(() => undefined);
+  }
+}
+
+/** Works until `signal` aborts, then finishes the asks in flight and returns. */
+export async function runWorker(deps: AskDeps, options: WorkerOptions, signal: AbortSignal): Promise<void> {
+  deps.log.info(
+    {
+      event: 'worker_started',
+      owner: deps.owner,
+      concurrency: options.concurrency,
+      queue: options.queueDatabaseUrl ? 'pg-boss' : 'in-process',
+    },
+    `worker ${deps.owner} started`,
+  );
+  if (options.queueDatabaseUrl) {
+    const queue = await startAskQueue(deps, {
+      databaseUrl: options.queueDatabaseUrl,
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+    });
+    const beat = heartbeat(deps);
+    try {
+      await scheduleLoop(deps, options, signal, () => queue.feed());
+    } finally {
+      await queue.stop();
+      beat.stop();
+    }
+  } else {
+    await Promise.all([
+      scheduleLoop(deps, options, signal, async () => undefined),
+      runAsks(deps, { concurrency: options.concurrency, pollMs: Math.min(options.pollMs, 1_000), signal }),
+    ]);
+  }
+  deps.log.info({ event: 'worker_stopped', owner: deps.owner }, `worker ${deps.owner} stopped`);
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg } from './support/fixtures.ts';
+import {
+  type Fakes,
+  type MonitoredBrand,
+  monitoredBrand,
+  promptOf,
+  startFakes,
+} from './support/monitoring.ts';
+
+// `sightline monitor run` killed with SIGKILL mid-run, then run again: the second process resumes
+// the same run and asks only what the first left unanswered.
+//
+// How an ask in flight at the kill counts: the vendor received it but its answer never reached
+// Sightline (the process was gone), so nothing was stored and the ask kept its claim. Once that
+// claim's lease runs out (the dead process renews it no more), the next process asks it again.
+// The vendor therefore sees such an ask twice and answers it once; Sightline stores one answer
+// per planned ask and counts the ask twice against the budget (it was sent twice).
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
+
+let ctx: TestContext;
+let fakes: Fakes;
+let brand: MonitoredBrand;
+
+before(async () => {
+  ctx = await createTestContext();
+  fakes = await startFakes();
+  brand = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'), 4);
+});
+after(async () => {
+  await fakes.close();
+  await ctx.close();
+});
+
+function monitorRun(): { child: ChildProcess; stdout: () => string; stderr: () => string } {
+  const child = spawn(
+    process.execPath,
+    [
+      MAIN,
+      'monitor',
+      'run',
+      '--org',
+      'acme',
+      '--brand',
+      String(brand.brandId),
+      '--engines',
+      'chatgpt',
+      '--concurrency',
+      '2',
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: ctx.config.databaseUrl,
+        LOG_LEVEL: 'info',
+        ...fakes.env,
+        SIGHTLINE_MONITOR_LEASE_MS: '1500',
+        // Long enough that no held request times out and is retried while the test watches.
+        SIGHTLINE_CHATGPT_TIMEOUT_MS: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    err += chunk;
+  });
+  return { child, stdout: () => out, stderr: () => err };
+}
+
+const doneAsks = async () =>
+  (await ctx.dbs.primary.selectFrom('run_asks').select('id').where('state', '=', 'done').execute()).length;
+
+it('resumes a run whose process was killed, asking each unanswered ask once more and storing one answer per ask', async () => {
+  // Two asks answered, then the next two are held by the vendor until the process is gone.
+  fakes.chatgpt.script({ kind: 'answer' }, { kind: 'answer' }, { kind: 'hang' }, { kind: 'hang' });
+  const first = monitorRun();
+  const deadline = Date.now() + 60_000;
+  while (!(fakes.chatgpt.requests.length === 4 && (await doneAsks()) === 2)) {
+    assert.ok(Date.now() < deadline, `first run did not reach the held asks: ${first.stderr()}`);
+    await sleep(20);
+  }
+  first.child.kill('SIGKILL');
+  await once(first.child, 'exit');
+
+  const second = monitorRun();
+  const [code] = await once(second.child, 'exit');
+  assert.equal(code, 0, second.stderr());
+  const [run] = await ctx.dbs.primary
+    .selectFrom('runs')
+    .select(['id', 'status', 'completed_prompts', 'total_prompts'])
+    .execute();
+  assert.deepEqual({ ...run }, { id: run?.id, status: 'completed', completed_prompts: 4, total_prompts: 4 });
+  assert.equal(second.stdout().trim().split('\n').at(-1), String(run?.id));
+  assert.match(second.stderr(), /"event":"run_resumed"/);
+
+  // 4 planned asks; the vendor saw 6 requests: 4 answered (one per prompt) and the 2 held at the kill.
+  const requests = fakes.chatgpt.requests;
+  assert.equal(requests.length, 6);
+  const answered = requests.filter((r) => r.answered).map((r) => promptOf(r.body));
+  assert.equal(answered.length, 4);
+  assert.equal(new Set(answered).size, 4);
+  const abandoned = requests.filter((r) => !r.answered).map((r) => promptOf(r.body));
+  assert.equal(abandoned.length, 2);
+
+  // One stored answer per planned ask; the asks in flight at the kill were claimed twice.
+  const asks = await ctx.dbs.primary
+    .selectFrom('run_asks as a')
+    .innerJoin('prompts as p', 'p.id', 'a.prompt_id')
+    .select(['a.response_id', 'a.attempts', 'a.state', 'p.text'])
+    .execute();
+  assert.equal(asks.length, 4);
+  assert.ok(asks.every((a) => a.state === 'done' && a.response_id !== null));
+  assert.deepEqual(
+    asks
+      .filter((a) => a.attempts === 2)
+      .map((a) => a.text)
+      .sort(),
+    [...abandoned].sort(),
+  );
+  const responses = await ctx.dbs.primary.selectFrom('responses').select(['id', 'prompt_id']).execute();
+  assert.equal(responses.length, 4);
+  assert.equal(new Set(responses.map((r) => r.prompt_id)).size, 4);
+});

@@ -1,0 +1,331 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Registry } from 'prom-client';
+import { findBrandMonitoring, findMonitorRun, setOrgMonitoring } from '../src/db/monitoring.ts';
+import { importAnswers } from '../src/ingest/import.ts';
+import { setRunPublished } from '../src/ingest/runs.ts';
+import { planRuns } from '../src/monitoring/plan.ts';
+import { runAsks } from '../src/monitoring/runner.ts';
+import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { ANSWER, PAGES } from './support/fake-engines.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
+import { askDeps, type Fakes, monitoredBrand, PROMPTS, promptOf, startFakes } from './support/monitoring.ts';
+
+// Monitoring runs end to end, in process: planned from the catalog, asked through the real SDKs
+// against local fakes of ChatGPT and Perplexity, stored through the import's writer, read back
+// through the API.
+
+let ctx: TestContext;
+let fakes: Fakes;
+let org = 0;
+
+before(async () => {
+  ctx = await createTestContext();
+  fakes = await startFakes();
+});
+after(async () => {
+  await fakes.close();
+  await ctx.close();
+});
+beforeEach(() => {
+  for (const fake of [fakes.chatgpt, fakes.perplexity]) {
+    fake.requests.length = 0;
+    fake.fallback = { kind: 'answer' };
+  }
+});
+
+/** A fresh organization with a monitored brand and an API key. */
+async function tenant(prompts = 2) {
+  org++;
+  const orgId = await insertOrg(ctx.dbs.primary, `monitor-${org}`);
+  const brand = await monitoredBrand(ctx.dbs.primary, orgId, prompts);
+  return { ...brand, key: await mintKey(ctx.dbs.primary, orgId) };
+}
+
+async function runOnce(
+  deps: ReturnType<typeof askDeps>,
+  brand: { orgId: number; brandId: number },
+  options: { engines: ('chatgpt' | 'perplexity')[]; samples: number; concurrency?: number },
+) {
+  const monitoring = await findBrandMonitoring(ctx.dbs.primary, brand.orgId, brand.brandId);
+  assert.ok(monitoring);
+  const [run] = await planRuns(ctx.dbs.primary, monitoring, options, deps.configured, new Date());
+  assert.ok(run);
+  const work = runAsks(deps, {
+    runIds: [run.runId],
+    concurrency: options.concurrency ?? 4,
+    pollMs: 20,
+    done: async () => (await findMonitorRun(ctx.dbs.primary, run.runId))?.status !== 'running',
+  });
+  return { run, work };
+}
+
+const get = async (key: string, url: string) => {
+  const response = await ctx.app.inject({ method: 'GET', url, headers: bearer(key) });
+  return { status: response.statusCode, body: response.json() };
+};
+
+describe('a monitoring run', () => {
+  it('asks prompts × engines × samples once each and shows the analysed answers through the API', async () => {
+    const t = await tenant(2);
+    const registry = new Registry();
+    const deps = askDeps(ctx.dbs.primary, fakes.env, { registry });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt', 'perplexity'], samples: 2 });
+    await work;
+    // 2 prompts × 2 engines × 2 samples = 8 asks: 4 on each fake, each prompt twice per engine.
+    assert.equal(run.asks, 8);
+    for (const fake of [fakes.chatgpt, fakes.perplexity]) {
+      assert.equal(fake.requests.length, 4);
+      assert.deepEqual(
+        fake.requests.map((r) => promptOf(r.body)).sort(),
+        [PROMPTS[0], PROMPTS[0], PROMPTS[1], PROMPTS[1]].sort(),
+      );
+    }
+
+    const status = await get(t.key, `/api/runs/${run.runId}/status/`);
+    assert.equal(status.body.status, 'completed');
+    const detail = await get(t.key, `/api/runs/${run.runId}/`);
+    assert.equal(detail.status, 200);
+    assert.equal(detail.body.responsesCount, 8);
+    const labels = new Set(
+      detail.body.responses.map((r: { model: string; modelLabel: string }) => `${r.model}/${r.modelLabel}`),
+    );
+    assert.deepEqual([...labels].sort(), ['chatgpt/ChatGPT', 'perplexity/Perplexity']);
+    // The fake's answer ranks HubSpot CRM 1st, Pipedrive 2nd and Acme CRM 3rd.
+    for (const r of detail.body.responses) {
+      assert.equal(r.mentioned, true);
+      assert.equal(r.rank, 3);
+    }
+    const chatgptSources = detail.body.responses.find(
+      (r: { model: string }) => r.model === 'chatgpt',
+    ).sources;
+    assert.deepEqual(chatgptSources, [
+      `${PAGES[0].url}?utm_source=openai`,
+      `${PAGES[1].url}?utm_source=openai`,
+    ]);
+
+    // Analytics over the window: all 8 answers (weight 1 each) mention the brand.
+    const analytics = await get(t.key, `/api/brands/${t.brandId}/analytics/?range=7d`);
+    assert.equal(analytics.status, 200);
+    assert.equal(analytics.body.metrics.sampleCount, 8);
+    assert.equal(analytics.body.metrics.mentionRate.value, 1);
+    assert.equal(analytics.body.metrics.avgRank.value, 3);
+    const brand = await get(t.key, `/api/brands/${t.brandId}/`);
+    assert.equal(brand.body.hasInFlightRun, false);
+    const row = await ctx.dbs.primary
+      .selectFrom('runs')
+      .select('finished_at')
+      .where('id', '=', run.runId)
+      .executeTakeFirstOrThrow();
+    assert.equal(brand.body.lastMonitoredRunAt, row.finished_at);
+
+    // What each ask cost is kept with it: the vendor's model, tokens, and the list-price estimate.
+    const asks = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .selectAll()
+      .where('run_id', '=', run.runId)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      new Set(asks.map((a) => `${a.state}/${a.attempts}/${a.outcome}`)),
+      new Set(['done/1/ok']),
+    );
+    const chatgptAsk = asks.find((a) => a.engine === 'chatgpt');
+    // The fake reports gpt-5-mini-2025-08-07, 8,200 input and 600 output tokens and one search:
+    // 8200 × $0.25/M + 600 × $2/M + $0.01 = $0.00205 + $0.0012 + $0.01 = $0.01325.
+    assert.equal(chatgptAsk?.vendor_model, 'gpt-5-mini-2025-08-07');
+    assert.deepEqual([chatgptAsk?.input_tokens, chatgptAsk?.output_tokens], [8200, 600]);
+    assert.equal(Number(chatgptAsk?.estimated_cost_usd), 0.01325);
+
+    // The engine metrics are on the registry the worker serves.
+    const counter = await registry.getSingleMetric('sightline_engine_asks_total')?.get();
+    const answered = (engine: string) =>
+      counter?.values.find((v) => v.labels.engine === engine && v.labels.outcome === 'answered')?.value;
+    assert.deepEqual([answered('chatgpt'), answered('perplexity')], [4, 4]);
+  });
+
+  it('derives exactly what the import derives from the same answer', async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    const { run, work } = await runOnce(deps, t, { engines: ['perplexity'], samples: 1 });
+    await work;
+    await importAnswers(
+      ctx.dbs.primary,
+      [
+        {
+          prompt: t.promptIds[0],
+          run: 'imported',
+          model: 'perplexity',
+          capturedAt: new Date().toISOString(),
+          answerText: ANSWER,
+          citations: [PAGES[1].url, PAGES[0].url, PAGES[2].url],
+        },
+      ],
+      { organization: t.orgId },
+    );
+    const derived = async (where: 'monitor' | 'import') => {
+      const r = await ctx.dbs.primary
+        .selectFrom('responses as r')
+        .innerJoin('runs', 'runs.id', 'r.run_id')
+        .select([
+          'r.id',
+          'r.mentioned',
+          'r.rank',
+          'r.sentiment',
+          'r.has_mention_data',
+          'r.model_label',
+          'r.text_length',
+        ])
+        .where('r.org_id', '=', t.orgId)
+        .where('runs.source', '=', where)
+        .executeTakeFirstOrThrow();
+      const mentions = await ctx.dbs.primary
+        .selectFrom('response_mentions')
+        .select(['name', 'rank', 'is_brand', 'competitor_id'])
+        .where('response_id', '=', r.id)
+        .orderBy('rank')
+        .execute();
+      const citations = await ctx.dbs.primary
+        .selectFrom('response_citations')
+        .select(['url', 'domain', 'position'])
+        .where('response_id', '=', r.id)
+        .orderBy('position')
+        .execute();
+      const { id: _, ...fields } = r;
+      return { fields, mentions, citations };
+    };
+    assert.equal(run.asks, 1);
+    assert.deepEqual(await derived('monitor'), await derived('import'));
+  });
+
+  it('stores an engine that failed after retries as error, a blank answer as empty and a refusal as no_result', async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    // One at a time, so the fake's script meets the asks in order: two attempts fail (the most
+    // allowed), then a blank answer, then a refusal.
+    fakes.chatgpt.script(
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+      { kind: 'empty' },
+      { kind: 'refusal' },
+    );
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 3, concurrency: 1 });
+    await work;
+    const rows = await ctx.dbs.primary
+      .selectFrom('run_asks as a')
+      .innerJoin('responses as r', 'r.id', 'a.response_id')
+      .select([
+        'a.sample',
+        'a.outcome',
+        'a.error',
+        'r.outcome as stored',
+        'r.mentioned',
+        'r.has_mention_data',
+      ])
+      .where('a.run_id', '=', run.runId)
+      .orderBy('a.sample')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.sample, r.outcome, r.stored, r.mentioned]),
+      [
+        [1, 'error', 'error', 0],
+        [2, 'empty', 'empty', 0],
+        [3, 'no_result', 'no_result', 0],
+      ],
+    );
+    assert.match(rows[0]?.error ?? '', /^server error \(HTTP 500/);
+    assert.equal(fakes.chatgpt.requests.length, 4);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+  });
+
+  it('shows progress while the engines answer', async () => {
+    const t = await tenant(2);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    // In id order: prompt 1 on chatgpt, prompt 1 on perplexity, prompt 2 on chatgpt (held), …
+    fakes.chatgpt.script({ kind: 'answer' }, { kind: 'hold' });
+    const { run, work } = await runOnce(deps, t, {
+      engines: ['chatgpt', 'perplexity'],
+      samples: 1,
+      concurrency: 1,
+    });
+    while (fakes.chatgpt.held === 0) await sleep(10);
+    const brand = await get(t.key, `/api/brands/${t.brandId}/`);
+    assert.equal(brand.body.hasInFlightRun, true);
+    assert.equal(brand.body.monitoringRefreshInProgress, true);
+    assert.deepEqual(
+      { ...brand.body.runInFlightProgress, startedAt: undefined },
+      {
+        runId: String(run.runId),
+        categoryId: String(t.categoryId),
+        completedPrompts: 1,
+        totalPrompts: 2,
+        startedAt: undefined,
+      },
+    );
+    assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'running');
+    fakes.chatgpt.release();
+    await work;
+    assert.equal((await get(t.key, `/api/brands/${t.brandId}/`)).body.hasInFlightRun, false);
+    assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'completed');
+  });
+
+  it('waits for review when the organization reviews before publishing', async () => {
+    const t = await tenant(1);
+    await setOrgMonitoring(ctx.dbs.primary, t.orgId, { reviewBeforePublish: true });
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
+    await work;
+    // Completed but unpublished: hidden from the API as if it did not exist.
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+    assert.equal((await get(t.key, `/api/runs/${run.runId}/`)).status, 404);
+    assert.equal((await get(t.key, `/api/brands/${t.brandId}/runs/`)).body.count, 0);
+    assert.match(
+      deps.log.lines.find((l) => l.fields.event === 'run_completed')?.message ?? '',
+      /awaiting review/,
+    );
+    await setRunPublished(ctx.dbs.primary, t.orgId, run.runId, new Date().toISOString());
+    assert.equal((await get(t.key, `/api/runs/${run.runId}/`)).status, 200);
+    assert.equal((await get(t.key, `/api/brands/${t.brandId}/runs/`)).body.count, 1);
+  });
+
+  it('stops at the monthly ask budget with the reason on the run and in the log', async () => {
+    const t = await tenant(2);
+    await setOrgMonitoring(ctx.dbs.primary, t.orgId, { monthlyAskBudget: 3 });
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    const { run, work } = await runOnce(deps, t, {
+      engines: ['chatgpt', 'perplexity'],
+      samples: 1,
+      concurrency: 1,
+    });
+    await work;
+    // 4 planned, 3 allowed: the fourth claim finds the month spent and stops the run.
+    assert.equal(fakes.chatgpt.requests.length + fakes.perplexity.requests.length, 3);
+    const stopped = await findMonitorRun(ctx.dbs.primary, run.runId);
+    assert.equal(stopped?.status, 'failed');
+    assert.match(stopped?.statusReason ?? '', /^monthly ask budget reached: 3 asks in \d{4}-\d{2} \(UTC\)$/);
+    assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'failed');
+    const line = deps.log.lines.find((l) => l.fields.event === 'run_stopped');
+    assert.equal(line?.fields.reason, stopped?.statusReason);
+    const pending = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .select('state')
+      .where('run_id', '=', run.runId)
+      .where('state', '=', 'pending')
+      .execute();
+    assert.equal(pending.length, 1);
+  });
+
+  it('resumes the category run in flight instead of planning a second one', async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    const monitoring = await findBrandMonitoring(ctx.dbs.primary, t.orgId, t.brandId);
+    assert.ok(monitoring);
+    const options = { engines: ['chatgpt' as const], samples: 1 };
+    const [first] = await planRuns(ctx.dbs.primary, monitoring, options, deps.configured, new Date());
+    const [second] = await planRuns(ctx.dbs.primary, monitoring, options, deps.configured, new Date());
+    assert.deepEqual([first?.resumed, second?.resumed, second?.runId], [false, true, first?.runId]);
+    await runAsks(deps, { runIds: [first?.runId ?? 0], concurrency: 2, pollMs: 20, done: async () => true });
+    assert.equal(fakes.chatgpt.requests.length, 1);
+  });
+});
