@@ -138,3 +138,87 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
     assert.equal((await ctx.dbs.primary.selectFrom('runs').select('id').execute()).length, 0);
   });
 });
+
+describe('sightline monitor plan', () => {
+  // Four monitored prompts, asked weekly by two engines, two samples per ask. Planning arithmetic
+  // (methodology.md, "Uncertainty"): per prompt m = runs × 2 answers, design effect 1 + (m − 1)·0.3,
+  // effective n = 8·runs / deff × (z / t₃)² = × 0.379292, half-width z / (2·√(n_eff + z²)).
+  //   7 days, 1 run:   m 2, n 8, deff 1.3, n_eff 2.33409 → 1.959964 / (2·2.48502) = 0.3944 → ±39.4
+  //   30 days, 4 runs: m 8, n 32, deff 3.1, n_eff 3.91525 → 1.959964 / (2·2.78512) = 0.3519 → ±35.2
+  //   90 days, 12 runs: m 24, n 96, deff 7.9, n_eff 4.60912 → 1.959964 / (2·2.90699) = 0.3371 → ±33.7
+  // ±10 points is out of reach with 4 prompts (unlimited samples give at best n_eff = 4 / 0.3 ×
+  // 0.379292 = 5.05723, ±32.9), so the suggestion is the fewest samples within one point of that
+  // best, over 30 days: 5 samples give ±33.87, 6 give ±33.71 ≤ 32.85 + 1.
+  let planned: MonitoredBrand;
+  before(async () => {
+    planned = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'planco'), 4);
+  });
+
+  it('prints the expected interval per engine over 7, 30 and 90 days and the samples ±10 points need', async () => {
+    const id = String(planned.brandId);
+    const setUp = await cli(
+      'brands',
+      'update',
+      id,
+      '--org',
+      'planco',
+      '--cadence',
+      'weekly',
+      '--engines',
+      'chatgpt,perplexity',
+      '--samples',
+      '2',
+    );
+    assert.equal(setUp.status, 0, setUp.stderr);
+    const run = await cli('monitor', 'plan', '--org', 'planco', '--brand', id);
+    assert.equal(run.status, 0, run.stderr);
+    const rows = run.stdout.split('\n').map((line) => line.split(/\s{2,}/));
+    assert.deepEqual(
+      rows.filter((cells) => cells[0] === 'chatgpt' || cells[0] === 'perplexity'),
+      ['chatgpt', 'perplexity'].map((engine) => [
+        engine,
+        'weekly',
+        '2',
+        '±39.4',
+        '±35.2',
+        '±33.7',
+        'more prompts',
+        'more prompts',
+        'more prompts',
+      ]),
+    );
+    assert.match(run.stdout, /4 monitored prompts, asked weekly/);
+    assert.match(run.stdout, /Suggested samples per ask for this brand: 6\./);
+  });
+
+  it('plans other settings on request, and refuses an unmonitored brand with one line', async () => {
+    const other = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'offco'), 4);
+    const refused = await cli('monitor', 'plan', '--org', 'offco', '--brand', String(other.brandId));
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stdout, '');
+    assert.match(
+      refused.stderr,
+      /^sightline: brand \d+ is not monitored \(cadence off\): give --cadence daily or weekly\n$/,
+    );
+    // Daily, one sample, one engine: m = runs, n = 4·runs.
+    //   7 days: deff 2.8, 28 / 2.8 = 10 × 0.379292 = 3.79292 → 1.959964 / (2·2.76304) = 0.3547 → ±35.5
+    //   30 days: deff 9.7, 120 / 9.7 = 12.3711 × 0.379292 = 4.69227 → / (2·2.92128) = 0.3355 → ±33.5
+    //   90 days: deff 27.7, 360 / 27.7 = 12.9964 × 0.379292 = 4.92944 → / (2·2.96157) = 0.3309 → ±33.1
+    const daily = await cli(
+      'monitor',
+      'plan',
+      '--org',
+      'offco',
+      '--brand',
+      String(other.brandId),
+      '--cadence',
+      'daily',
+      '--engines',
+      'claude',
+      '--samples',
+      '1',
+    );
+    assert.equal(daily.status, 0, daily.stderr);
+    assert.match(daily.stdout, /\nclaude +daily +1 +±35\.5 +±33\.5 +±33\.1 /);
+  });
+});

@@ -11,6 +11,7 @@ import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
 import {
   askUsage,
+  eligiblePrompts,
   findBrandMonitoring,
   findMonitorRun,
   findOrgMonitoring,
@@ -18,6 +19,14 @@ import {
 } from '../../db/monitoring.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import { budgetMonth } from '../../domain/schedule.ts';
+import {
+  ASSUMED_ICC,
+  type Cadence,
+  defaultSamplesPerAsk,
+  MIN_PROMPTS,
+  monitorPlan,
+  TARGET_HALF_WIDTH,
+} from '../../domain/uncertainty.ts';
 import type { AskDeps, MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type EngineOptions } from '../../monitoring/engines/index.ts';
 import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
@@ -26,7 +35,7 @@ import { MAX_SAMPLES } from '../../monitoring/settings.ts';
 import { logPlanned } from '../../monitoring/worker.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
-import { print } from './support.ts';
+import { formatTable, print } from './support.ts';
 
 /** "chatgpt,perplexity": known engine names, each once. */
 export function parseEngines(value: string): EngineName[] {
@@ -186,6 +195,75 @@ async function settings(options: {
   print(line);
 }
 
+interface PlanOptions {
+  org: string;
+  brand: Ref;
+  engines?: EngineName[];
+  cadence?: Cadence;
+  samples?: number;
+}
+
+const points = (share: number) => `±${(share * 100).toFixed(1)}`;
+
+/**
+ * What a brand's monitoring buys, per engine: the expected half-width of its mention-rate interval
+ * at a 50 % rate over 7, 30 and 90 days (methodology.md, "Uncertainty"), and the samples per ask
+ * that ±10 points would need. The brand's own settings unless others are given to compare.
+ */
+async function plan(options: PlanOptions): Promise<void> {
+  const lines = await withOrganization(options.org, async (db, org) => {
+    const brand = await requireBrand(db, org.id, options.brand, org.slug);
+    const monitoring = await findBrandMonitoring(db, org.id, brand.id);
+    if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
+    const cadence = options.cadence ?? monitoring.cadence;
+    if (cadence !== 'daily' && cadence !== 'weekly') {
+      throw new UsageError(
+        `brand ${brand.id} is not monitored (cadence off): give --cadence daily or weekly`,
+      );
+    }
+    const engines = options.engines ?? monitoring.engines;
+    if (engines.length === 0) throw new UsageError(`brand ${brand.id} has no engines: give --engines`);
+    const samplesPerAsk = options.samples ?? monitoring.samples;
+    const prompts = (await eligiblePrompts(db, org.id, brand.id)).length;
+    const rows = monitorPlan(
+      prompts,
+      engines.map((engine) => ({ engine, cadence, samplesPerAsk })),
+    ).map((p) => [
+      p.engine,
+      p.cadence,
+      String(p.samplesPerAsk),
+      ...p.windows.map((w) => (w.halfWidth === null ? 'no interval' : points(w.halfWidth))),
+      ...p.windows.map((w) =>
+        w.samplesPerAskForTarget === null ? 'more prompts' : String(w.samplesPerAskForTarget),
+      ),
+    ]);
+    const suggested = defaultSamplesPerAsk(prompts, cadence);
+    return [
+      `Brand ${brand.id} "${monitoring.brandName}": ${prompts} monitored prompts, asked ${cadence}. ` +
+        `Half-widths of a 50 % mention rate's 95 % interval, in points, assuming answers to one prompt ` +
+        `correlate at ${ASSUMED_ICC}; NEED: samples per ask for ${points(TARGET_HALF_WIDTH)} points.`,
+      formatTable(
+        [
+          'ENGINE',
+          'CADENCE',
+          'SAMPLES/ASK',
+          '7D',
+          '30D',
+          '90D',
+          `FOR ${points(TARGET_HALF_WIDTH)} 7D`,
+          '30D',
+          '90D',
+        ],
+        rows,
+      ),
+      prompts < MIN_PROMPTS
+        ? `Fewer than ${MIN_PROMPTS} prompts: no interval is served; add prompts.`
+        : `Suggested samples per ask for this brand: ${suggested ?? 'any (add prompts: samples cannot reach the target)'}.`,
+    ];
+  });
+  for (const line of lines) print(line);
+}
+
 export function register(program: Command): void {
   const monitor = program
     .command('monitor')
@@ -208,6 +286,23 @@ export function register(program: Command): void {
       ).argParser(parseLimit),
     )
     .action((options: RunOptions) => runNow(options));
+
+  monitor
+    .command('plan')
+    .description(
+      "What a brand's cadence and samples buy: the expected mention-rate interval per engine over 7, 30 and 90 days.",
+    )
+    .requiredOption('--org <slug>', 'organization')
+    .requiredOption('--brand <brand>', 'brand id or key', parseRefOption)
+    .option('--engines <list>', "engines to plan for (default: the brand's)", parseEngines)
+    .addOption(
+      new Option('--cadence <cadence>', "cadence to plan for (default: the brand's)").choices([
+        'daily',
+        'weekly',
+      ]),
+    )
+    .option('--samples <n>', "asks per prompt and engine to plan for (default: the brand's)", parseSamples)
+    .action(plan);
 
   monitor
     .command('settings')
