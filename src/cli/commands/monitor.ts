@@ -243,17 +243,7 @@ async function plan(options: PlanOptions): Promise<void> {
         `Half-widths of a 50 % mention rate's 95 % interval, in points, assuming answers to one prompt ` +
         `correlate at ${ASSUMED_ICC}; NEED: samples per ask for ${points(TARGET_HALF_WIDTH)} points.`,
       formatTable(
-        [
-          'ENGINE',
-          'CADENCE',
-          'SAMPLES/ASK',
-          '7D',
-          '30D',
-          '90D',
-          `FOR ${points(TARGET_HALF_WIDTH)} 7D`,
-          '30D',
-          '90D',
-        ],
+        ['ENGINE', 'CADENCE', 'SAMPLES/ASK', '7D', '30D', '90D', 'NEED 7D', 'NEED 30D', 'NEED 90D'],
         rows,
       ),
       prompts < MIN_PROMPTS
