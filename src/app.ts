@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +13,7 @@ import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
 import { NotFound, ValidationFailed } from './errors.ts';
 import { registerAccessLog } from './http/access-log.ts';
+import { canonicalUrl } from './http/canonical-url.ts';
 import { assertDeclared } from './http/endpoint.ts';
 import { registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -48,9 +50,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     // One access line per request is written by http/access-log.ts instead.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
-    // A path that cannot be percent-decoded, or an id segment too long to be one, never reaches a
-    // route: answer in the API's own shapes (400 in DRF shape, 404) instead of Fastify's defaults.
+    // The gate and the router read one normalised path.
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
+    // No id segment is too long to route (it cannot outgrow the request line, which Node caps at
+    // maxHeaderSize): an over-long id goes through the gate like any other and answers 404 after
+    // it, not before authentication.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    // A path that cannot be percent-decoded never reaches a route: answer in the API's own shapes
+    // (400 in DRF shape) instead of Fastify's defaults.
     frameworkErrors: (error, request, reply) => {
       sendApiError(
         reply.header('X-Request-Id', request.id),

@@ -37,7 +37,9 @@ export interface GateOptions {
 const WINDOW_MS = 60_000;
 const LAST_USED_EVERY_MS = 60_000;
 // Areas the contract keeps away from keys whatever the method (rule 9).
-const FORBIDDEN_AREAS = /^\/api\/(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/;
+const FORBIDDEN_AREAS = /^\/api\/+(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/i;
+// A path no route matched still answers as the keyed API would (401 before 403 before 404).
+const API_AREA = /^\/api(\/|$)/i;
 
 function presentedKey(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;
@@ -80,9 +82,12 @@ export function createGate(options: GateOptions) {
   }
 
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // What the router matched decides: a keyed route is gated whatever its URL looked like on the
+    // wire. The path (normalised before routing, http/canonical-url.ts) only places requests that
+    // matched no route.
     const path = request.url.split('?')[0] ?? '';
     const access = (request.routeOptions.config as { access?: RouteAccess } | undefined)?.access;
-    if (access?.public || !path.startsWith('/api')) return;
+    if (access?.public || (access?.scope === undefined && !API_AREA.test(path))) return;
 
     let raw: string | undefined;
     try {
