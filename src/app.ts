@@ -7,6 +7,7 @@ import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { createGate } from './auth/gate.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
+import { containsKey, redactSecrets } from './auth/redact.ts';
 import { createRateLimitStore } from './auth/redis-rate-limit.ts';
 import type { Config } from './config.ts';
 import { withQueryBudget } from './db/budget.ts';
@@ -34,19 +35,30 @@ export interface BuildOptions {
   rateLimitStore?: RateLimitStore;
   /** Where "now" comes from (date windows, "end in the future"); tests pin it. */
   clock?: () => Date;
-  logger?: FastifyServerOptions['logger'];
+  /** false for none; otherwise pino options (tests pass a stream to read the lines back). */
+  logger?: false | PinoLoggerOptions;
 }
 
+type PinoLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every line the app logs passes one redaction, whatever field a key turns up in. */
+function loggerOptions(config: Config, given: BuildOptions['logger']): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  return {
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    ...given,
+    hooks: { streamWrite: redactSecrets },
+  };
+}
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const dbs = options.databases ?? connectDatabases(config);
 
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
-    },
+    logger: loggerOptions(config, options.logger),
     trustProxy: config.trustProxy,
     // One access line per request is written by http/access-log.ts instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -67,9 +79,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       );
     },
     requestIdHeader: false,
+    // A caller's id is echoed and logged, so one that carries a key is replaced like a malformed one.
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
-      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+      return typeof sent === 'string' && REQUEST_ID.test(sent) && !containsKey(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' }, plugins: [ajvFormats as never] },
   }).withTypeProvider<TypeBoxTypeProvider>();
