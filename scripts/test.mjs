@@ -19,6 +19,7 @@ const ci = process.env.CI === 'true';
 const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
   'test/postgres.test.ts',
+  'test/postgres-connection-loss.test.ts',
   'test/redis-rate-limit.test.ts',
 ]);
 
