@@ -12,11 +12,11 @@ import { createRateLimitStore } from './auth/redis-rate-limit.ts';
 import type { Config } from './config.ts';
 import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
-import { NotFound, ValidationFailed } from './errors.ts';
+import { ValidationFailed } from './errors.ts';
 import { registerAccessLog } from './http/access-log.ts';
 import { canonicalUrl } from './http/canonical-url.ts';
 import { assertDeclared } from './http/endpoint.ts';
-import { registerErrorHandling, sendApiError } from './http/errors.ts';
+import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import type { App } from './http/types.ts';
 import { rejectNonDecimalIds } from './http/validation.ts';
@@ -68,16 +68,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // maxHeaderSize): an over-long id goes through the gate like any other and answers 404 after
     // it, not before authentication.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
-    // A path that cannot be percent-decoded never reaches a route: answer in the API's own shapes
-    // (400 in DRF shape) instead of Fastify's defaults.
+    // Refusals made before routing (a path that cannot be percent-decoded) and requests Node's
+    // parser rejects (oversized or malformed headers) answer through the one error mapper too.
     frameworkErrors: (error, request, reply) => {
-      sendApiError(
-        reply.header('X-Request-Id', request.id),
-        error.code === 'FST_ERR_BAD_URL'
-          ? ValidationFailed.field('non_field_errors', 'The URL path is not validly percent-encoded.')
-          : new NotFound(),
-      );
+      sendApiError(reply.header('X-Request-Id', request.id), apiErrorOf(error));
     },
+    clientErrorHandler: answerClientError,
+    // Node would answer an HTTP/1.1 request without Host with an empty 400 of its own; the hook
+    // below gives the same refusal in the contract's shape.
+    http: { requireHostHeader: false },
     requestIdHeader: false,
     // A caller's id is echoed and logged, so one that carries a key is replaced like a malformed one.
     genReqId: (request) => {
@@ -131,6 +130,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
 
   registerErrorHandling(app);
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw ValidationFailed.field('non_field_errors', 'An HTTP/1.1 request must have a Host header.');
+    }
+  });
   registerAccessLog(app);
   registerMetrics(app, { dbs, rateLimit });
   app.addHook(
