@@ -19,7 +19,7 @@ import { assertDeclared } from './http/endpoint.ts';
 import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import type { App } from './http/types.ts';
-import { rejectNonDecimalIds } from './http/validation.ts';
+import { rejectNonDecimalIntegers } from './http/validation.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { categoryRoutes } from './routes/categories.ts';
@@ -102,7 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     if (!route.url.startsWith('/api/') || route.config?.access?.public) return;
     assertDeclared(route);
-    route.preValidation = [rejectNonDecimalIds, ...[route.preValidation ?? []].flat()];
+    route.preValidation = [rejectNonDecimalIntegers, ...[route.preValidation ?? []].flat()];
     const handler = route.handler;
     route.handler = function budgeted(request, reply) {
       return withQueryBudget(config.queryTimeoutMs, async () => handler.call(this, request, reply));
