@@ -18,6 +18,7 @@ import { canonicalUrl } from './http/canonical-url.ts';
 import { assertDeclared } from './http/endpoint.ts';
 import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
 import type { App } from './http/types.ts';
 import { rejectNonDecimalIntegers } from './http/validation.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -110,6 +111,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(swagger, {
+    // Schemas with an $id (src/schemas) become components under that name, so generated clients
+    // get `Brand`, `RunDetail`, ... rather than numbered definitions.
+    transform: markNamedResponses,
+    transformObject: hoistNamedResponses,
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -117,7 +126,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         version: '1.0.0',
         description:
           'Read-only brand-visibility monitoring data: brands, runs, answers, analytics and reports.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Sightline-Proprietary' },
       },
+      servers: [{ url: config.publicBaseUrl ?? '/', description: 'This Sightline service' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sl_live_...' },

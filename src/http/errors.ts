@@ -81,7 +81,9 @@ export function answerClientError(
       ...mapped.headers,
     };
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.write(`HTTP/1.1 ${mapped.statusCode} ${STATUS_CODES[mapped.statusCode]}\r\n${head.join('')}\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${mapped.statusCode} ${STATUS_CODES[mapped.statusCode]}\r\n${head.join('')}\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

@@ -31,14 +31,18 @@ export const IdParam = <K extends string>(name: K) => {
   return Type.Object({ [name]: id } as Record<K, TInteger>);
 };
 
-export function Paginated<T extends TSchema>(item: T, extra: Record<string, TSchema> = {}) {
-  return Type.Object({
-    count: Type.Integer(),
-    next: Nullable(Type.String()),
-    previous: Nullable(Type.String()),
-    results: Type.Array(item),
-    ...extra,
-  });
+/** A page envelope; `name` is its component name in the OpenAPI document. */
+export function Paginated<T extends TSchema>(name: string, item: T, extra: Record<string, TSchema> = {}) {
+  return Type.Object(
+    {
+      count: Type.Integer(),
+      next: Nullable(Type.String()),
+      previous: Nullable(Type.String()),
+      results: Type.Array(item),
+      ...extra,
+    },
+    { $id: name },
+  );
 }
 
 // Every status the service can answer an API request with, Node's own refusals of the request
