@@ -235,6 +235,7 @@ for (const endpoint of ENDPOINTS) {
           '%201',
           '99999999999999999999',
           '9'.repeat(200),
+          '9'.repeat(400),
           'abc',
           '%2e%2e',
           '..',

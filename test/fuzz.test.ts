@@ -99,6 +99,7 @@ const hostileText = fc.oneof(
     'NaN',
     'Infinity',
     '9'.repeat(40),
+    '9'.repeat(400),
     '\u0000',
     '..',
     '../..',

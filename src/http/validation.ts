@@ -84,7 +84,10 @@ function integerProperties(request: FastifyRequest): Set<string> {
  */
 export async function rejectNonDecimalIntegers(request: FastifyRequest): Promise<void> {
   for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
-    if (typeof value === 'string' && !PATH_ID.test(value)) throw new NotFound();
+    // Coercion turns over 308 digits into Infinity, which the schema's maximum lets through.
+    if (typeof value === 'string' && !(PATH_ID.test(value) && Number.isSafeInteger(Number(value)))) {
+      throw new NotFound();
+    }
   }
   const integers = integerProperties(request);
   const fields: FieldErrors = {};
