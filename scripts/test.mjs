@@ -26,6 +26,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
   'test/postgres.test.ts',
+  'test/postgres-connection-loss.test.ts',
   'test/redis-rate-limit.test.ts',
   'test/monitoring-workers.test.ts',
 ]);

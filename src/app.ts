@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,17 +7,20 @@ import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { createGate } from './auth/gate.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
+import { containsKey, redactSecrets } from './auth/redact.ts';
 import { createRateLimitStore } from './auth/redis-rate-limit.ts';
 import type { Config } from './config.ts';
 import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
-import { NotFound, ValidationFailed } from './errors.ts';
+import { ValidationFailed } from './errors.ts';
 import { registerAccessLog } from './http/access-log.ts';
+import { canonicalUrl } from './http/canonical-url.ts';
 import { assertDeclared } from './http/endpoint.ts';
-import { registerErrorHandling, sendApiError } from './http/errors.ts';
+import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
 import type { App } from './http/types.ts';
-import { rejectNonDecimalIds } from './http/validation.ts';
+import { rejectNonDecimalIntegers } from './http/validation.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { categoryRoutes } from './routes/categories.ts';
@@ -32,37 +36,53 @@ export interface BuildOptions {
   rateLimitStore?: RateLimitStore;
   /** Where "now" comes from (date windows, "end in the future"); tests pin it. */
   clock?: () => Date;
-  logger?: FastifyServerOptions['logger'];
+  /** false for none; otherwise pino options (tests pass a stream to read the lines back). */
+  logger?: false | PinoLoggerOptions;
 }
 
+type PinoLoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every line the app logs passes one redaction, whatever field a key turns up in. */
+function loggerOptions(config: Config, given: BuildOptions['logger']): FastifyServerOptions['logger'] {
+  if (given === false) return false;
+  return {
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    ...given,
+    hooks: { streamWrite: redactSecrets },
+  };
+}
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const dbs = options.databases ?? connectDatabases(config);
 
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
-    },
+    logger: loggerOptions(config, options.logger),
     trustProxy: config.trustProxy,
     // One access line per request is written by http/access-log.ts instead.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
-    // A path that cannot be percent-decoded, or an id segment too long to be one, never reaches a
-    // route: answer in the API's own shapes (400 in DRF shape, 404) instead of Fastify's defaults.
+    // The gate and the router read one normalised path.
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
+    // No id segment is too long to route (it cannot outgrow the request line, which Node caps at
+    // maxHeaderSize): an over-long id goes through the gate like any other and answers 404 after
+    // it, not before authentication.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    // Refusals made before routing (a path that cannot be percent-decoded) and requests Node's
+    // parser rejects (oversized or malformed headers) answer through the one error mapper too.
     frameworkErrors: (error, request, reply) => {
-      sendApiError(
-        reply.header('X-Request-Id', request.id),
-        error.code === 'FST_ERR_BAD_URL'
-          ? ValidationFailed.field('non_field_errors', 'The URL path is not validly percent-encoded.')
-          : new NotFound(),
-      );
+      sendApiError(reply.header('X-Request-Id', request.id), apiErrorOf(error));
     },
+    clientErrorHandler: answerClientError,
+    // Node would answer an HTTP/1.1 request without Host with an empty 400 of its own; the hook
+    // below gives the same refusal in the contract's shape.
+    http: { requireHostHeader: false },
     requestIdHeader: false,
+    // A caller's id is echoed and logged, so one that carries a key is replaced like a malformed one.
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
-      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+      return typeof sent === 'string' && REQUEST_ID.test(sent) && !containsKey(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' }, plugins: [ajvFormats as never] },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -83,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     if (!route.url.startsWith('/api/') || route.config?.access?.public) return;
     assertDeclared(route);
-    route.preValidation = [rejectNonDecimalIds, ...[route.preValidation ?? []].flat()];
+    route.preValidation = [rejectNonDecimalIntegers, ...[route.preValidation ?? []].flat()];
     const handler = route.handler;
     route.handler = function budgeted(request, reply) {
       return withQueryBudget(config.queryTimeoutMs, async () => handler.call(this, request, reply));
@@ -91,6 +111,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(swagger, {
+    // Schemas with an $id (src/schemas) become components under that name, so generated clients
+    // get `Brand`, `RunDetail`, ... rather than numbered definitions.
+    transform: markNamedResponses,
+    transformObject: hoistNamedResponses,
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -98,7 +126,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         version: '1.0.0',
         description:
           'Read-only brand-visibility monitoring data: brands, runs, answers, analytics and reports.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Sightline-Proprietary' },
       },
+      servers: [{ url: config.publicBaseUrl ?? '/', description: 'This Sightline service' }],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sl_live_...' },
@@ -111,6 +141,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
 
   registerErrorHandling(app);
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw ValidationFailed.field('non_field_errors', 'An HTTP/1.1 request must have a Host header.');
+    }
+  });
   registerAccessLog(app);
   registerMetrics(app, { dbs, rateLimit });
   app.addHook(

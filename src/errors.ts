@@ -68,3 +68,11 @@ export class ServiceUnavailable extends ApiError {
     super(503, detail, { 'retry-after': String(retryAfterSeconds) });
   }
 }
+
+/** The database could not be reached, or the connection was lost under the statement. */
+export class DatabaseUnavailable extends ServiceUnavailable {
+  constructor(cause: unknown) {
+    super();
+    this.cause = cause;
+  }
+}

@@ -82,18 +82,34 @@ const ODD_VALUES: readonly string[] = [
   encodeURIComponent('2026-01-01T00:00:00+99:00'),
 ];
 
+/** Numbers that are not written in decimal digits: coercion alone would accept every one. */
+const NON_DECIMAL = [
+  '0x10',
+  '0X1F',
+  '1e3',
+  '1E0',
+  '%201',
+  '1%20',
+  '1.0',
+  '0b11',
+  '0o17',
+  '1.19e%2B203',
+  '%2B1',
+  '1_000',
+];
+
 /** Values a parameter must refuse with 400 naming it (when the endpoint reads that parameter). */
 const MUST_REJECT: Record<string, readonly string[]> = {
-  page: ['0', '-1', '1.5', 'abc', '', 'NaN', 'Infinity', '%00'],
-  page_size: ['0', '-1', '1.5', 'abc', '', 'NaN', 'Infinity'],
+  page: ['0', '-1', '1.5', 'abc', '', 'NaN', 'Infinity', '%00', ...NON_DECIMAL],
+  page_size: ['0', '-1', '1.5', 'abc', '', 'NaN', 'Infinity', ...NON_DECIMAL],
   range: ['13d', '7', 'weekly', 'ALL'],
   includeHtml: ['maybe', 'yes', '%00'],
   archived: ['maybe', 'yes'],
   monitoring: ['maybe', 'ON1'],
   sort: ['sideways', '-name'],
-  limit: ['abc', '-1', '1.5', 'Infinity'],
+  limit: ['abc', '-1', '1.5', 'Infinity', ...NON_DECIMAL],
   since: ['yesterday', '2026-13-45', '2026-02-30'],
-  categoryId: ['abc', '1.5', 'Infinity'],
+  categoryId: ['abc', '1.5', 'Infinity', ...NON_DECIMAL],
   // Free text, but PostgreSQL text cannot hold NUL (and DRF refuses it too).
   q: ['%00', 'a%00b'],
   type: ['%00'],
@@ -219,6 +235,7 @@ for (const endpoint of ENDPOINTS) {
           '%201',
           '99999999999999999999',
           '9'.repeat(200),
+          '9'.repeat(400),
           'abc',
           '%2e%2e',
           '..',
@@ -238,6 +255,41 @@ for (const endpoint of ENDPOINTS) {
     }
   });
 }
+
+describe('integer query parameters', () => {
+  it('every one the document declares is refused in any form but decimal digits', async () => {
+    const doc = (await demo.ctx.app.inject({ url: '/api/openapi.json' })).json();
+    const integers = new Set<string>();
+    for (const operation of Object.values(
+      doc.paths as Record<string, { get?: { parameters?: unknown[] } }>,
+    )) {
+      for (const parameter of (operation.get?.parameters ?? []) as Array<{
+        in: string;
+        name: string;
+        schema: { type?: string };
+      }>) {
+        if (parameter.in === 'query' && parameter.schema.type === 'integer') integers.add(parameter.name);
+      }
+    }
+    assert.deepEqual([...integers].sort(), ['categoryId', 'limit', 'page', 'page_size']);
+    for (const name of integers) {
+      for (const value of NON_DECIMAL)
+        assert.ok(MUST_REJECT[name]?.includes(value), `${name}=${value} is exercised`);
+    }
+  });
+
+  it('a non-decimal form is "A valid integer is required.", after the lookup, like any bad value', async () => {
+    const runs = ENDPOINTS.find((e) => e.path === '/api/runs/{run_id}/') as Endpoint;
+    for (const value of NON_DECIMAL) {
+      const res = await get(withOdd(runs, 'page', value));
+      assert.deepEqual(JSON.parse(res.body), { page: ['A valid integer is required.'] }, value);
+      const hidden = await get(withOdd(runs, 'page', value), bearer(demo.keys.globex));
+      assert.equal(hidden.statusCode, 404, `${value}: another organization's run is not found first`);
+    }
+    const decimal = await get(withOdd(runs, 'page', '01'));
+    assert.equal(decimal.statusCode, 200, 'leading zeros are still decimal');
+  });
+});
 
 describe('odd requests anywhere', () => {
   const url = () => urlFor(ENDPOINTS[1] as Endpoint, demo.fixtures);

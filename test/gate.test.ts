@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
+import { rawGet } from './support/raw-http.ts';
 
 // The gate's order of checks (decisions.md): when a request fails several checks at once, the
 // first in the order answers. Each test combines two failures and expects the earlier one.
@@ -155,5 +157,75 @@ describe('order of checks', () => {
     assert.equal((await call(key, '/api/test-probe/brands/')).statusCode, 200);
     await sleep(100);
     assert.equal(await lastUsed(), first, 'a second use within the minute writes nothing');
+  });
+});
+
+describe('exactly one credential header', () => {
+  let ctx: TestContext;
+  let port: number;
+  let key: string;
+  before(async () => {
+    ctx = await createTestContext({}, { beforeReady: addProbeRoutes });
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+  after(() => ctx?.close());
+
+  // Sent over a raw socket: Node's client and `inject` merge or refuse repeated headers.
+  it('two of either header, or one of each, are a 401 whatever their values and spelling', async () => {
+    const other = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'globex'));
+    const variants: Array<Array<[string, string]>> = [
+      [
+        ['Authorization', `Bearer ${key}`],
+        ['Authorization', `Bearer ${key}`],
+      ],
+      [
+        ['Authorization', 'Bearer sl_live_nope'],
+        ['Authorization', `Bearer ${key}`],
+      ],
+      [
+        ['Authorization', `Bearer ${key}`],
+        ['authorization', 'Bearer garbage'],
+      ],
+      [
+        ['Authorization', `Bearer ${key}`],
+        ['AUTHORIZATION', `Bearer ${other}`],
+      ],
+      [
+        ['X-API-Key', key],
+        ['X-API-Key', key],
+      ],
+      [
+        ['X-Api-Key', key],
+        ['x-api-key', other],
+      ],
+      [
+        ['X-API-Key', key],
+        ['Authorization', `Bearer ${key}`],
+      ],
+      [
+        ['Authorization', ''],
+        ['X-API-Key', key],
+      ],
+      [
+        ['X-API-Key', key],
+        ['X-API-Key', key],
+        ['Authorization', `Bearer ${key}`],
+      ],
+    ];
+    for (const headers of variants) {
+      const res = await rawGet(port, '/api/test-probe/brands/', headers);
+      const label = JSON.stringify(headers.map(([name]) => name));
+      assert.equal(res.statusCode, 401, `${label}: ${res.body}`);
+      assert.deepEqual(JSON.parse(res.body), {
+        detail: 'Send the API key in exactly one header: Authorization or X-API-Key, once.',
+      });
+      assert.equal(res.headers['www-authenticate'], 'Bearer realm="api"');
+      assert.equal(res.headers.ratelimit, undefined, `${label}: no key's quota is spent`);
+    }
+    for (const header of [['Authorization', `Bearer ${key}`] as const, ['X-API-Key', key] as const]) {
+      assert.equal((await rawGet(port, '/api/test-probe/brands/', [header])).statusCode, 200, header[0]);
+    }
   });
 });

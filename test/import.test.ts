@@ -9,7 +9,7 @@ import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
 import type { Db } from '../src/db/connect.ts';
 import { AnswerLineSchema } from '../src/domain/answer-line.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
-import { ImportRejected, importAnswers } from '../src/ingest/import.ts';
+import { ImportRaced, ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
@@ -427,6 +427,42 @@ describe('answer import', () => {
     const documented = JSON.parse(readFileSync('docs/ingest.schema.json', 'utf8'));
     delete documented.$schema;
     assert.deepEqual(documented, JSON.parse(JSON.stringify(AnswerLineSchema)));
+  });
+});
+
+describe('two imports of the same answers at once', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    const brand = await createBrand(ctx.dbs.primary, orgId, { name: 'Acmeflow', externalKey: 'acmeflow' });
+    const crm = await createCategory(ctx.dbs.primary, brand, { name: 'CRM', externalKey: 'crm' });
+    await createPrompt(ctx.dbs.primary, crm, { text: 'Best CRM for startups?', externalKey: 'best-crm' });
+    await createPrompt(ctx.dbs.primary, crm, { text: 'Cheapest good CRM?', externalKey: 'cheap-crm' });
+  });
+  after(() => ctx.close());
+
+  it('the one that loses says so in one sentence, writes nothing, and a rerun adds nothing', async () => {
+    // Both check the file while nothing is stored yet; the second to write meets the first's rows.
+    const outcomes = await Promise.allSettled([
+      importAnswers(ctx.dbs.primary, RUN_LINES, { now: NOW }),
+      importAnswers(ctx.dbs.primary, RUN_LINES, { now: NOW }),
+    ]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    assert.equal(won.length, 1, `one import wins: ${lost.map(String)}`);
+    assert.equal(lost.length, 1);
+    assert.ok(lost[0] instanceof ImportRaced, String(lost[0]));
+    assert.equal(
+      lost[0].message,
+      'another import of the same answers finished first; nothing was imported. Run it again: it is idempotent',
+    );
+    const counted = await counts(ctx.dbs.primary);
+    assert.equal(counted.responses, RUN_LINES.length, 'the winner’s answers, once');
+    assert.equal(counted.runs, 1);
+
+    const rerun = await importAnswers(ctx.dbs.primary, RUN_LINES, { now: NOW });
+    assert.deepEqual([rerun.imported, rerun.alreadyPresent], [0, RUN_LINES.length]);
   });
 });
 

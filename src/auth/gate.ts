@@ -37,16 +37,24 @@ export interface GateOptions {
 const WINDOW_MS = 60_000;
 const LAST_USED_EVERY_MS = 60_000;
 // Areas the contract keeps away from keys whatever the method (rule 9).
-const FORBIDDEN_AREAS = /^\/api\/(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/;
+const FORBIDDEN_AREAS = /^\/api\/+(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/i;
+// A path no route matched still answers as the keyed API would (401 before 403 before 404).
+const API_AREA = /^\/api(\/|$)/i;
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
+const ONE_HEADER = 'Send the API key in exactly one header: Authorization or X-API-Key, once.';
 
 function presentedKey(request: FastifyRequest): string | undefined {
-  const authorization = request.headers.authorization;
-  const apiKey = request.headers['x-api-key'];
-  if (authorization !== undefined && apiKey !== undefined) {
-    throw new NotAuthenticated('Send the API key in one header only: Authorization or X-API-Key, not both.');
+  // Node keeps the first of two Authorization headers and joins repeated X-API-Key values, so the
+  // count comes from the headers as received.
+  let credentials = 0;
+  for (let i = 0; i < request.raw.rawHeaders.length; i += 2) {
+    if (CREDENTIAL_HEADERS.has((request.raw.rawHeaders[i] as string).toLowerCase())) credentials++;
   }
-  if (Array.isArray(apiKey)) throw new NotAuthenticated('Send the X-API-Key header once.');
-  if (apiKey !== undefined) return apiKey.trim();
+  if (credentials > 1) throw new NotAuthenticated(ONE_HEADER);
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string') return apiKey.trim();
+  const authorization = request.headers.authorization;
   if (authorization === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match)
@@ -80,9 +88,12 @@ export function createGate(options: GateOptions) {
   }
 
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // What the router matched decides: a keyed route is gated whatever its URL looked like on the
+    // wire. The path (normalised before routing, http/canonical-url.ts) only places requests that
+    // matched no route.
     const path = request.url.split('?')[0] ?? '';
     const access = (request.routeOptions.config as { access?: RouteAccess } | undefined)?.access;
-    if (access?.public || !path.startsWith('/api')) return;
+    if (access?.public || (access?.scope === undefined && !API_AREA.test(path))) return;
 
     let raw: string | undefined;
     try {

@@ -63,14 +63,41 @@ function validationOf(request: FastifyRequest) {
   return error?.validation ? { context: error.validationContext, errors: error.validation } : undefined;
 }
 
+// Integers are written in decimal digits: schema coercion alone would also turn "1e3", "0x10",
+// "0b11", "+1", " 1" or "1.0" into numbers. A query value may carry a sign, so that a negative one
+// gets the schema's own "greater than or equal to" message.
+const PATH_ID = /^[0-9]+$/;
+const QUERY_INTEGER = /^-?[0-9]+$/;
+const nonDecimalQuery = new WeakMap<FastifyRequest, FieldErrors>();
+
+function integerProperties(request: FastifyRequest): Set<string> {
+  const schema = request.routeOptions.schema?.querystring as
+    | { properties?: Record<string, { type?: unknown }> }
+    | undefined;
+  const properties = Object.entries(schema?.properties ?? {});
+  return new Set(properties.filter(([, property]) => property.type === 'integer').map(([name]) => name));
+}
+
 /**
- * A preValidation hook: path ids are plain decimal digits. Schema coercion alone would also turn
- * "1e3", "0x1", "+1" or " 1" into numbers and serve whatever object has that id.
+ * A preValidation hook, so it sees the values before coercion. A path id in any other form names
+ * no object: 404 at once. A query value's 400 waits for the lookup (`rejectInvalidQuery`).
  */
-export async function rejectNonDecimalIds(request: FastifyRequest): Promise<void> {
+export async function rejectNonDecimalIntegers(request: FastifyRequest): Promise<void> {
   for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
-    if (typeof value === 'string' && !/^[0-9]+$/.test(value)) throw new NotFound();
+    // Coercion turns over 308 digits into Infinity, which the schema's maximum lets through.
+    if (typeof value === 'string' && !(PATH_ID.test(value) && Number.isSafeInteger(Number(value)))) {
+      throw new NotFound();
+    }
   }
+  const integers = integerProperties(request);
+  const fields: FieldErrors = {};
+  for (const [name, raw] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    const values = [raw].flat();
+    if (integers.has(name) && values.some((v) => typeof v === 'string' && !QUERY_INTEGER.test(v))) {
+      fields[name] = ['A valid integer is required.'];
+    }
+  }
+  if (Object.keys(fields).length > 0) nonDecimalQuery.set(request, fields);
 }
 
 /** Path parameters are integers; anything else cannot name an object, so it is not found. */
@@ -100,6 +127,10 @@ export function rejectInvalidQuery(request: FastifyRequest): void {
   const validation = validationOf(request);
   if (validation?.context === 'params') throw new NotFound();
   const query = request.query as Record<string, unknown> | undefined;
-  const fields = { ...unusableValues(query), ...(validation ? fieldErrors(validation.errors, query) : {}) };
+  const fields = {
+    ...unusableValues(query),
+    ...(validation ? fieldErrors(validation.errors, query) : {}),
+    ...nonDecimalQuery.get(request),
+  };
   if (Object.keys(fields).length > 0) throw new ValidationFailed(fields);
 }

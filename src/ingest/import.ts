@@ -50,6 +50,25 @@ export interface ImportSummary {
 
 const BATCH = 500;
 
+/** Another import wrote the same answers or runs between this one's check and its write. */
+export class ImportRaced extends Error {
+  constructor(cause: unknown) {
+    super(
+      'another import of the same answers finished first; nothing was imported. Run it again: it is idempotent',
+      { cause },
+    );
+    this.name = 'ImportRaced';
+  }
+}
+
+// A unique constraint refused a row, as PostgreSQL (SQLSTATE 23505) and SQLite (the extended codes
+// of UNIQUE and PRIMARY KEY) report it. The check pass found none of these rows, so only a
+// concurrent import can have written them since.
+function isUniqueViolation(error: unknown): boolean {
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  return code === '23505' || errcode === 2067 || errcode === 1555;
+}
+
 function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
@@ -65,7 +84,7 @@ export async function importAnswers(
   const { plans, present, answers } = await check(db, lookups, source, options, now);
   const total = answers - present.size;
 
-  return inTransaction(db, async (trx) => {
+  const importing = inTransaction(db, async (trx) => {
     const scoped = lookups.on(trx);
     const runIds = await createRuns(trx, [...plans.values()], nowIso);
     const added = new Map<RunPlan, number>();
@@ -145,5 +164,8 @@ export async function importAnswers(
       }
     }
     return { answers, imported: written, alreadyPresent: present.size, runs, candidates };
+  });
+  return importing.catch((error: unknown) => {
+    throw isUniqueViolation(error) ? new ImportRaced(error) : error;
   });
 }

@@ -49,6 +49,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/analytics/', {
     scope,
     schema: {
+      operationId: 'getBrandAnalytics',
       tags,
       summary: 'Date-range analytics of a brand, across its categories’ eligible prompts',
       params: BrandParams,
@@ -67,6 +68,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/categories/:category_id/analytics/', {
     scope,
     schema: {
+      operationId: 'getCategoryAnalytics',
       tags,
       summary: 'Date-range analytics of one category',
       params: CategoryParams,
@@ -89,6 +91,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/score-history/', {
     scope,
     schema: {
+      operationId: 'getBrandScoreHistory',
       tags,
       summary: 'Score of a brand as of each scored run, with the windowed delta',
       params: BrandParams,
@@ -107,6 +110,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/categories/:category_id/score-history/', {
     scope,
     schema: {
+      operationId: 'getCategoryScoreHistory',
       tags,
       summary: 'Score of a category as of each scored run, with the windowed delta',
       params: CategoryParams,
@@ -130,6 +134,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/category-deltas/', {
     scope,
     schema: {
+      operationId: 'getBrandCategoryDeltas',
       tags,
       summary: 'Windowed score delta of every non-archived category of a brand',
       params: BrandParams,
@@ -157,6 +162,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/prompts/:prompt_id/changes/', {
     scope: 'runs:read',
     schema: {
+      operationId: 'getPromptChanges',
       tags,
       summary: 'What changed in a prompt’s latest scored run against the one before',
       params: PromptParams,

@@ -12,6 +12,7 @@ export async function brandRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/', {
     scope: 'brands:read',
     schema: {
+      operationId: 'listBrands',
       tags: ['brands'],
       summary: 'List the organization’s brands',
       querystring: BrandListQuery,
@@ -36,6 +37,7 @@ export async function brandRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/', {
     scope: 'brands:read',
     schema: {
+      operationId: 'getBrand',
       tags: ['brands'],
       summary: 'One brand',
       params: BrandParams,

@@ -22,6 +22,7 @@ export async function categoryRoutes(app: App): Promise<void> {
     scope: 'brands:read',
     allowAnonymous: isDemoBrandPath,
     schema: {
+      operationId: 'listBrandCategories',
       tags: ['categories'],
       summary: 'List a brand’s categories (the public demo brand’s list needs no key)',
       params: BrandParams,
@@ -49,6 +50,7 @@ export async function categoryRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/categories/:category_id/prompts/', {
     scope: 'brands:read',
     schema: {
+      operationId: 'listCategoryPrompts',
       tags: ['categories'],
       summary: 'List a category’s prompts',
       params: CategoryParams,

@@ -15,6 +15,7 @@ export async function recommendationRoutes(app: App): Promise<void> {
     // The plan gate answers 403 before any lookup, so a client can tell "not on plan" from "none".
     minimumPlan: 'pro',
     schema: {
+      operationId: 'listBrandRecommendations',
       tags: ['recommendations'],
       summary:
         "A brand's recommendations with their artifacts and outcomes: high, medium, low priority, then " +

@@ -70,6 +70,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/reports/', {
     scope,
     schema: {
+      operationId: 'listBrandReports',
       tags,
       summary: "A brand's report artifacts, newest first, with what the organization may do with them",
       params: BrandParams,
@@ -112,6 +113,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/reports/latest/', {
     scope,
     schema: {
+      operationId: 'getLatestBrandReport',
       tags,
       summary: 'The newest artifact of a type for the brand, whatever its status',
       params: BrandParams,
@@ -132,6 +134,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/brands/:brand_id/reports/:artifact_id/', {
     scope,
     schema: {
+      operationId: 'getBrandReport',
       tags,
       summary: 'One report artifact of the brand',
       params: BrandArtifactParams,
@@ -147,6 +150,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/reports/:artifact_id/', {
     scope,
     schema: {
+      operationId: 'getReport',
       tags,
       summary: 'One report artifact: poll it until its status is complete',
       params: ArtifactParams,
@@ -159,6 +163,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/reports/:artifact_id/download/', {
     scope,
     schema: {
+      operationId: 'downloadReport',
       tags,
       summary: 'Download the rendered report: the PDF when there is one, otherwise the HTML',
       params: ArtifactParams,
@@ -178,6 +183,7 @@ export async function reportRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/reports/:artifact_id/download.pdf', {
     scope,
     schema: {
+      operationId: 'downloadReportPdf',
       tags,
       summary: 'Download the rendered report as PDF; 404 when it has no PDF',
       params: ArtifactParams,

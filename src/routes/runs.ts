@@ -46,11 +46,13 @@ export async function runRoutes(app: App): Promise<void> {
     url: string,
     param: K,
     scopeOf: (id: number) => RunScope,
+    operationId: string,
     summary: string,
   ) =>
     keyedGet(app, url, {
       scope,
       schema: {
+        operationId,
         tags,
         summary,
         params: IdParam(param),
@@ -77,18 +79,21 @@ export async function runRoutes(app: App): Promise<void> {
     '/api/brands/:brand_id/runs/',
     'brand_id',
     (brandId) => ({ brandId }),
+    'listBrandRuns',
     "A brand's visible completed runs, newest first.",
   );
   listRoute(
     '/api/categories/:category_id/runs/',
     'category_id',
     (categoryId) => ({ categoryId }),
+    'listCategoryRuns',
     "A category's visible completed runs, newest first.",
   );
 
   keyedGet(app, '/api/runs/:run_id/status/', {
     scope,
     schema: {
+      operationId: 'getRunStatus',
       tags,
       summary: 'Whether a run is done: reads the run row only, for poll loops.',
       params: IdParam('run_id'),
@@ -101,6 +106,7 @@ export async function runRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/runs/:run_id/', {
     scope,
     schema: {
+      operationId: 'getRun',
       tags,
       summary: 'A run with one page of its responses and whole-run competitors and sources.',
       params: IdParam('run_id'),
@@ -137,6 +143,7 @@ export async function runRoutes(app: App): Promise<void> {
   keyedGet(app, '/api/responses/:response_id/', {
     scope,
     schema: {
+      operationId: 'getResponse',
       tags,
       summary: 'One response with its answer text (and HTML on request).',
       params: IdParam('response_id'),

@@ -202,56 +202,71 @@ const Coverage = Type.Object({
   promptCoverageCount: Type.Integer(),
 });
 
-export const Analytics = Type.Object({
-  window: WindowBlock,
-  metrics: Metrics,
-  shareOfVoice: ShareOfVoice,
-  sources: Sources,
-  platforms: Platforms,
-  coverage: Coverage,
-});
+export const Analytics = Type.Object(
+  {
+    window: WindowBlock,
+    metrics: Metrics,
+    shareOfVoice: ShareOfVoice,
+    sources: Sources,
+    platforms: Platforms,
+    coverage: Coverage,
+  },
+  { $id: 'Analytics' },
+);
 
-export const WindowedDelta = Type.Object({
-  latestScore: Type.Number(),
-  boundaryScore: Nullable(Type.Number()),
-  delta: Nullable(Type.Number()),
-  asOfRunId: Nullable(Type.Integer()),
-  spanLabel: Type.String(),
-  suppressedReason: SuppressedReason,
-});
+export const WindowedDelta = Type.Object(
+  {
+    latestScore: Type.Number(),
+    boundaryScore: Nullable(Type.Number()),
+    delta: Nullable(Type.Number()),
+    asOfRunId: Nullable(Type.Integer()),
+    spanLabel: Type.String(),
+    suppressedReason: SuppressedReason,
+  },
+  { $id: 'WindowedDelta' },
+);
 
-export const ScoreHistory = Type.Object({
-  points: Type.Array(Type.Object({ date: Timestamp, score: Type.Number(), runId: Type.Integer() })),
-  windowedDelta: WindowedDelta,
-});
+export const ScoreHistory = Type.Object(
+  {
+    points: Type.Array(Type.Object({ date: Timestamp, score: Type.Number(), runId: Type.Integer() })),
+    windowedDelta: WindowedDelta,
+  },
+  { $id: 'ScoreHistory' },
+);
 
-export const CategoryDeltas = Type.Object({
-  deltas: Type.Record(Type.String(), WindowedDelta, { description: 'Keyed by category id.' }),
-});
+export const CategoryDeltas = Type.Object(
+  {
+    deltas: Type.Record(Type.String(), WindowedDelta, { description: 'Keyed by category id.' }),
+  },
+  { $id: 'CategoryDeltas' },
+);
 
-export const PromptChanges = Type.Object({
-  hasBaseline: Type.Boolean(),
-  comparedToRunId: Nullable(Type.Integer()),
-  baselineIncomplete: Type.Boolean(),
-  changes: Type.Array(
-    Type.Union([
-      Type.Object({
-        kind: Type.Literal('model_mention'),
-        model: Type.String(),
-        direction: Type.Enum(['started', 'stopped']),
-      }),
-      Type.Object({
-        kind: Type.Literal('rank'),
-        from: Type.Integer(),
-        to: Type.Integer(),
-        direction: Type.Enum(['improved', 'declined']),
-      }),
-      Type.Object({
-        kind: Type.Literal('competitor'),
-        name: Type.String(),
-        direction: Type.Enum(['appeared', 'disappeared']),
-      }),
-      Type.Object({ kind: Type.Literal('sentiment'), from: Type.String(), to: Type.String() }),
-    ]),
-  ),
-});
+export const PromptChanges = Type.Object(
+  {
+    hasBaseline: Type.Boolean(),
+    comparedToRunId: Nullable(Type.Integer()),
+    baselineIncomplete: Type.Boolean(),
+    changes: Type.Array(
+      Type.Union([
+        Type.Object({
+          kind: Type.Literal('model_mention'),
+          model: Type.String(),
+          direction: Type.Enum(['started', 'stopped']),
+        }),
+        Type.Object({
+          kind: Type.Literal('rank'),
+          from: Type.Integer(),
+          to: Type.Integer(),
+          direction: Type.Enum(['improved', 'declined']),
+        }),
+        Type.Object({
+          kind: Type.Literal('competitor'),
+          name: Type.String(),
+          direction: Type.Enum(['appeared', 'disappeared']),
+        }),
+        Type.Object({ kind: Type.Literal('sentiment'), from: Type.String(), to: Type.String() }),
+      ]),
+    ),
+  },
+  { $id: 'PromptChanges' },
+);

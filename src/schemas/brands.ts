@@ -43,37 +43,40 @@ const MergedInto = Type.Object(
   { description: 'The brand this one was merged into; {} when it was not merged.' },
 );
 
-export const Brand = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  website: Type.String(),
-  averageScore: Type.Number({
-    description: 'Mean of each eligible prompt’s latest score (0–100, 1 decimal).',
-  }),
-  previousScore: Type.Number({ description: 'The same mean over each prompt’s predecessor score.' }),
-  hasScoreData: Type.Boolean({
-    description: 'false when no eligible prompt has a scored run; both scores are then 0.',
-  }),
-  categoryCount: Type.Integer({ description: 'Non-archived categories.' }),
-  promptCount: Type.Integer({ description: 'Non-archived prompts in non-archived categories.' }),
-  monitoredPromptCount: Type.Integer({
-    description: 'Eligible prompts: monitored, not archived, live category.',
-  }),
-  recCount: Type.Integer({ description: 'Recommendations the recommendations endpoint lists.' }),
-  lastActivity: Timestamp,
-  status: Type.String({ description: 'active, paused, archived or merged.' }),
-  hasInFlightRun: Type.Boolean(),
-  runInFlightProgress: RunInFlightProgress,
-  monitoringRefreshInProgress: Type.Boolean(),
-  mergedInto: MergedInto,
-  mergedAt: NullableTimestamp,
-  orgId: Type.String(),
-  orgName: Type.String(),
-  executiveSummary: Type.String(),
-  executiveSummaryUpdatedAt: NullableTimestamp,
-  lastMonitoredRunAt: NullableTimestamp,
-  nextMonitoredRunAt: NullableTimestamp,
-  nextRunPromptCount: Type.Integer(),
-});
+export const Brand = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    website: Type.String(),
+    averageScore: Type.Number({
+      description: 'Mean of each eligible prompt’s latest score (0–100, 1 decimal).',
+    }),
+    previousScore: Type.Number({ description: 'The same mean over each prompt’s predecessor score.' }),
+    hasScoreData: Type.Boolean({
+      description: 'false when no eligible prompt has a scored run; both scores are then 0.',
+    }),
+    categoryCount: Type.Integer({ description: 'Non-archived categories.' }),
+    promptCount: Type.Integer({ description: 'Non-archived prompts in non-archived categories.' }),
+    monitoredPromptCount: Type.Integer({
+      description: 'Eligible prompts: monitored, not archived, live category.',
+    }),
+    recCount: Type.Integer({ description: 'Recommendations the recommendations endpoint lists.' }),
+    lastActivity: Timestamp,
+    status: Type.String({ description: 'active, paused, archived or merged.' }),
+    hasInFlightRun: Type.Boolean(),
+    runInFlightProgress: RunInFlightProgress,
+    monitoringRefreshInProgress: Type.Boolean(),
+    mergedInto: MergedInto,
+    mergedAt: NullableTimestamp,
+    orgId: Type.String(),
+    orgName: Type.String(),
+    executiveSummary: Type.String(),
+    executiveSummaryUpdatedAt: NullableTimestamp,
+    lastMonitoredRunAt: NullableTimestamp,
+    nextMonitoredRunAt: NullableTimestamp,
+    nextRunPromptCount: Type.Integer(),
+  },
+  { $id: 'Brand' },
+);
 
-export const BrandList = Paginated(Brand);
+export const BrandList = Paginated('BrandList', Brand);

@@ -31,23 +31,32 @@ export const IdParam = <K extends string>(name: K) => {
   return Type.Object({ [name]: id } as Record<K, TInteger>);
 };
 
-export function Paginated<T extends TSchema>(item: T, extra: Record<string, TSchema> = {}) {
-  return Type.Object({
-    count: Type.Integer(),
-    next: Nullable(Type.String()),
-    previous: Nullable(Type.String()),
-    results: Type.Array(item),
-    ...extra,
-  });
+/** A page envelope; `name` is its component name in the OpenAPI document. */
+export function Paginated<T extends TSchema>(name: string, item: T, extra: Record<string, TSchema> = {}) {
+  return Type.Object(
+    {
+      count: Type.Integer(),
+      next: Nullable(Type.String()),
+      previous: Nullable(Type.String()),
+      results: Type.Array(item),
+      ...extra,
+    },
+    { $id: name },
+  );
 }
 
+// Every status the service can answer an API request with, Node's own refusals of the request
+// (408, 431: src/http/errors.ts) included.
 const errorResponses = {
   400: { $ref: 'FieldErrors#' },
   401: { $ref: 'Detail#' },
   403: { $ref: 'Detail#' },
   404: { $ref: 'Detail#' },
+  408: { $ref: 'Detail#' },
   429: { $ref: 'Detail#' },
+  431: { $ref: 'Detail#' },
   500: { $ref: 'Detail#' },
+  503: { $ref: 'Detail#' },
 } as const;
 
 /** The response map of a keyed endpoint: its success body plus the shared error bodies. */

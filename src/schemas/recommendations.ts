@@ -15,7 +15,7 @@ export const RecommendationArtifact = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'RecommendationArtifact' },
+  { $id: 'RecommendationArtifact' },
 );
 
 export const RecommendationOutcome = Type.Object(
@@ -32,7 +32,7 @@ export const RecommendationOutcome = Type.Object(
     isMeasured: Type.Boolean(),
     notes: Type.String(),
   },
-  { title: 'RecommendationOutcome' },
+  { $id: 'RecommendationOutcome' },
 );
 
 export const Recommendation = Type.Object(
@@ -60,9 +60,9 @@ export const Recommendation = Type.Object(
     artifacts: Type.Array(RecommendationArtifact),
     outcomes: Type.Array(RecommendationOutcome),
   },
-  { title: 'Recommendation' },
+  { $id: 'Recommendation' },
 );
 
-export const RecommendationList = Paginated(Recommendation);
+export const RecommendationList = Paginated('RecommendationList', Recommendation);
 export const RecommendationParams = IdParam('brand_id');
 export const RecommendationQuery = Type.Object({ ...PageQuery });

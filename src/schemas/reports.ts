@@ -34,7 +34,7 @@ export const ReportArtifact = Type.Object(
       description: 'E-mail of the user who generated it; empty when unknown.',
     }),
   },
-  { title: 'ReportArtifact' },
+  { $id: 'ReportArtifact' },
 );
 
 export const ReportPermissions = Type.Object(
@@ -46,10 +46,10 @@ export const ReportPermissions = Type.Object(
     reportsReady: Type.Boolean({ description: 'A complete artifact exists for the brand.' }),
     isDemo: Type.Boolean(),
   },
-  { title: 'ReportPermissions' },
+  { $id: 'ReportPermissions' },
 );
 
-export const ReportList = Paginated(ReportArtifact, { permissions: ReportPermissions });
+export const ReportList = Paginated('ReportList', ReportArtifact, { permissions: ReportPermissions });
 
 export const BrandParams = IdParam('brand_id');
 export const ArtifactParams = IdParam('artifact_id');

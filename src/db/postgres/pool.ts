@@ -1,6 +1,7 @@
 import { type Dialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { interceptDialect } from '../intercept.ts';
+import { connectionLoss } from './connection-loss.ts';
 import { statementBudget } from './statement-budget.ts';
 import { installTypeParsers } from './type-parsers.ts';
 
@@ -30,8 +31,8 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
   });
   // A connection that dies (a restart, pg_terminate_backend) emits 'error', which would end the
   // process without a listener: the pool's covers idle connections, the client's own covers
-  // checked-out ones. The statement in flight fails (503) and the pool drops the dead client
-  // when it comes back, opening a fresh one on a later checkout.
+  // checked-out ones. The statement in flight fails (503, see connection-loss.ts) and the pool
+  // drops the dead client when it comes back, opening a fresh one on a later checkout.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
@@ -39,5 +40,6 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
     // rather than a startup option works behind poolers that reject unknown startup parameters.
     client.query("set time zone 'UTC'").catch(() => {});
   });
-  return interceptDialect(new PostgresDialect({ pool }), statementBudget(options.defaultCapMs));
+  const capped = interceptDialect(new PostgresDialect({ pool }), statementBudget(options.defaultCapMs));
+  return interceptDialect(capped, connectionLoss);
 }

@@ -1,0 +1,55 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+
+// @fastify/swagger hoists the named schemas (those with an $id, src/schemas) nested in a route's
+// schemas into components, but writes a route's own top-level body schema inline. These two hooks
+// give the top-level ones the same treatment: the route's response is marked with its name, then
+// moved into components and referenced, so a generated client has one `RunDetail` type, not an
+// anonymous shape per operation.
+
+const MARK = 'x-component';
+
+type Json = Record<string, unknown>;
+
+export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['transform']> = ({
+  schema,
+  url,
+}) => {
+  const response = (schema as { response?: Record<string, Json> } | undefined)?.response;
+  if (!response) return { schema, url };
+  const marked = Object.fromEntries(
+    Object.entries(response).map(([status, body]) => [
+      status,
+      typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body,
+    ]),
+  );
+  return { schema: { ...schema, response: marked } as typeof schema, url };
+};
+
+export const hoistNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['transformObject']> = (
+  documentObject,
+) => {
+  const document = (documentObject as { openapiObject: Json }).openapiObject as {
+    paths?: Record<
+      string,
+      Record<string, { responses?: Record<string, { content?: Record<string, Json> }> }>
+    >;
+    components?: { schemas?: Record<string, Json> };
+  };
+  const schemas: Record<string, Json> = { ...document.components?.schemas };
+  document.components = { ...document.components, schemas };
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        for (const media of Object.values(response.content ?? {})) {
+          const body = media.schema as Json | undefined;
+          const name = body?.[MARK];
+          if (typeof name !== 'string') continue;
+          const { [MARK]: _, ...component } = body as Json;
+          schemas[name] = component;
+          media.schema = { $ref: `#/components/schemas/${name}` };
+        }
+      }
+    }
+  }
+  return document as never;
+};
