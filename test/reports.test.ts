@@ -305,8 +305,10 @@ describe('reports', () => {
         ],
         ['categoryId=abc', { categoryId: ['A valid integer is required.'] }],
         ['categoryId=0', { categoryId: ['Ensure this value is greater than or equal to 1.'] }],
+        // Exponent notation is not a decimal integer (decisions.md); a long decimal one is too big.
+        ['categoryId=1e30', { categoryId: ['A valid integer is required.'] }],
         [
-          'categoryId=1e30',
+          'categoryId=10000000000000000000',
           { categoryId: [`Ensure this value is less than or equal to ${Number.MAX_SAFE_INTEGER}.`] },
         ],
         [
