@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
-import { ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
+import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
 import {
@@ -71,8 +71,13 @@ function parseBudget(value: string): number | 'none' {
 }
 
 /** This process's name on the asks it holds: which machine and process, and unique per start. */
-export function workerName(): string {
+function workerName(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** What asking needs, for `monitor run` and the worker alike: one owner name per process start. */
+export function askDeps(db: Db, engines: AskDeps['engines'], config: Config, log: MonitorLog): AskDeps {
+  return { db, engines, owner: workerName(), leaseMs: config.monitor.leaseMs, clock: () => new Date(), log };
 }
 
 /** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */
@@ -119,14 +124,7 @@ async function runNow(options: RunOptions): Promise<void> {
         : await requireCategory(db, org.id, options.category, org.slug, brand);
     const monitoring = await findBrandMonitoring(db, org.id, brand.id);
     if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
-    const deps: AskDeps = {
-      db,
-      engines,
-      owner: workerName(),
-      leaseMs: config.monitor.leaseMs,
-      clock: () => new Date(),
-      log,
-    };
+    const deps = askDeps(db, engines, config, log);
     let runs: Awaited<ReturnType<typeof planRuns>>;
     try {
       runs = await planRuns(

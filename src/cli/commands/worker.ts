@@ -9,7 +9,7 @@ import { createEngines } from '../../monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../../monitoring/engines/metrics.ts';
 import { runWorker } from '../../monitoring/worker.ts';
 import { parseLimit } from '../operator.ts';
-import { monitorLogger, stopOnSignals, workerName } from './monitor.ts';
+import { askDeps, monitorLogger, stopOnSignals } from './monitor.ts';
 import { parsePort, withDatabase } from './support.ts';
 
 export function register(program: Command): void {
@@ -44,14 +44,7 @@ export function register(program: Command): void {
       try {
         await withDatabase(async (db) =>
           runWorker(
-            {
-              db,
-              engines,
-              owner: workerName(),
-              leaseMs: config.monitor.leaseMs,
-              clock: () => new Date(),
-              log,
-            },
+            askDeps(db, engines, config, log),
             {
               queueDatabaseUrl: config.databaseUrl.startsWith('sqlite:') ? undefined : config.databaseUrl,
               concurrency: options.concurrency ?? config.monitor.concurrency,
