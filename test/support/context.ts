@@ -23,6 +23,8 @@ export interface TestContext {
 export interface TestContextOptions {
   /** Runs after the app is built and before `ready()`: the place to register test-only routes. */
   beforeReady?: (app: App) => void | Promise<void>;
+  /** Where the app's "now" comes from; tests that compare whole bodies pin it. */
+  clock?: () => Date;
 }
 
 export async function createTestContext(
@@ -40,7 +42,7 @@ export async function createTestContext(
   };
   const dbs = connectDatabases(config);
   await migrateToLatest(dbs.primary);
-  const app = await buildApp(config, { databases: dbs, logger: false });
+  const app = await buildApp(config, { databases: dbs, logger: false, clock: options.clock });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -122,12 +122,12 @@ async function resolveFixtures(db: Db, manifest: DemoManifest, acme: number): Pr
 
 export async function createDemoContext(
   overrides: Partial<Config> = {},
-  options: TestContextOptions = {},
+  options: TestContextOptions & { seededAt?: Date } = {},
 ): Promise<DemoContext> {
   const ctx = await createTestContext(overrides, options);
   // A failed seed must not leave the app and its database handles open: the file would hang.
   try {
-    const manifest = await seedDemo(ctx.dbs.primary);
+    const manifest = await seedDemo(ctx.dbs.primary, { now: options.seededAt });
     const rows = await ctx.dbs.primary.selectFrom('organizations').select(['id', 'slug']).execute();
     const orgIds = Object.fromEntries(rows.map((row) => [row.slug, row.id])) as Record<DemoOrg, number>;
     const brandIds = {} as Record<DemoOrg, number[]>;
