@@ -119,24 +119,29 @@ export async function countBrands(db: Db, orgId: number, filters: BrandFilters):
   return Number(row.n);
 }
 
+/**
+ * When a brand's (alias b) latest visible run finished: a backward seek on the runs_brand index
+ * that stops at the first visible run, however many runs the brand has had.
+ */
+function lastVisibleRunAt(eb: ExpressionBuilder<Database & { b: Database['brands'] }, 'b'>, orgId: number) {
+  return eb
+    .selectFrom('runs as r')
+    .select('r.finished_at')
+    .where('r.org_id', '=', orgId)
+    .whereRef('r.brand_id', '=', 'b.id')
+    .where('r.finished_at', 'is not', null)
+    .where(visibleRun)
+    .orderBy('r.finished_at', 'desc')
+    .limit(1);
+}
+
 function brandRows(db: Db, orgId: number, filters: BrandFilters) {
   return filteredBrands(db, orgId, filters)
     .innerJoin('organizations as o', 'o.id', 'b.org_id')
     .leftJoin('brands as m', (join) =>
       join.onRef('m.id', '=', 'b.merged_into_brand_id').on('m.org_id', '=', orgId),
     )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('runs as r')
-          .select((e) => ['r.brand_id', e.fn.max('r.finished_at').as('last_run_at')])
-          .where('r.org_id', '=', orgId)
-          .where(visibleRun)
-          .groupBy('r.brand_id')
-          .as('lr'),
-      (join) => join.onRef('lr.brand_id', '=', 'b.id'),
-    )
-    .select([
+    .select((eb) => [
       'b.id',
       'b.org_id',
       'o.name as org_name',
@@ -150,7 +155,8 @@ function brandRows(db: Db, orgId: number, filters: BrandFilters) {
       'b.executive_summary_updated_at',
       'b.next_monitored_run_at',
       'b.updated_at',
-      'lr.last_run_at',
+      'b.created_at',
+      lastVisibleRunAt(eb, orgId).as('last_run_at'),
     ]);
 }
 
@@ -162,11 +168,12 @@ export async function listBrands(
   sort: BrandSort,
   page: { offset: number; pageSize: number },
 ): Promise<BrandRecord[]> {
-  let query = brandRows(db, orgId, filters);
+  // Wrapped, so that both databases can sort on the computed last run.
+  let query = db.selectFrom(brandRows(db, orgId, filters).as('b')).selectAll();
   if (sort === 'last-run') {
     query = query
-      .orderBy(sql`case when lr.last_run_at is null then 1 else 0 end`)
-      .orderBy('lr.last_run_at', 'desc')
+      .orderBy(sql`case when b.last_run_at is null then 1 else 0 end`)
+      .orderBy('b.last_run_at', 'desc')
       .orderBy('b.id');
   } else if (sort === 'name') {
     query = query.orderBy((eb) => eb.fn('lower', ['b.name'])).orderBy('b.id');
