@@ -6,7 +6,7 @@
 // duration, in alternating rounds; the table gives req/s, p50 and p99 and the ratio to bare, then
 // the RSS of the service and its SQLite reader processes.
 //
-//   npm run bench:http [-- --postgres] [--duration S] [--connections N] [--rounds N]
+//   npm run bench:http [-- --postgres] [--duration S] [--connections N] [--rounds N] [--only NAME]
 //   --postgres: PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test;
 //               a database is created and dropped) and Redis (BENCH_REDIS_URL, default
 //               redis://127.0.0.1:6379) for the rate limit, the production setup.
@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
+    // Only the cases whose name contains this (e.g. to profile one with NODE_OPTIONS=--cpu-prof).
+    only: { type: 'string', default: '' },
   },
 });
 const DURATION = Number(args.duration);
@@ -261,6 +263,7 @@ async function main(): Promise<void> {
       `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ratio`,
     );
     for (const [i, target] of targets.entries()) {
+      if (!target.name.includes(args.only)) continue;
       const real: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
       const bare: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
       for (let round = 0; round < ROUNDS; round++) {
