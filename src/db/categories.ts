@@ -1,6 +1,6 @@
 import type { Db } from './connect.ts';
 import { visibleRun } from './predicates.ts';
-import { type PromptCounts, promptCounts, recentEligibleScores } from './prompts.ts';
+import { categoryPromptCounts, type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
 
 export interface CategoryFilters {
@@ -94,7 +94,7 @@ export async function listCategories(
 
   const ids = rows.map((r) => r.id);
   const [prompts, scores] = await Promise.all([
-    promptCounts(db, orgId, 'category', ids),
+    categoryPromptCounts(db, orgId, ids),
     recentEligibleScores(db, orgId, { brandId, categoryIds: ids }),
   ]);
   return rows.map((row) => ({

@@ -10,31 +10,30 @@ export interface PromptCounts {
   monitoredPromptCount: number;
 }
 
-/** Prompt counts of several brands or categories in one grouped query. */
-export async function promptCounts(
+/**
+ * Prompt counts of several categories in one grouped query. A category shows its prompts even
+ * when it is archived (a brand's counts, brands.ts, leave archived categories out).
+ */
+export async function categoryPromptCounts(
   db: Db,
   orgId: number,
-  by: 'brand' | 'category',
-  ids: readonly number[],
+  categoryIds: readonly number[],
 ): Promise<Map<number, PromptCounts>> {
-  if (ids.length === 0) return new Map();
-  const column = by === 'brand' ? 'p.brand_id' : 'p.category_id';
-  let query = db
+  if (categoryIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('prompts as p')
     .innerJoin('categories as c', 'c.id', 'p.category_id')
     .select((eb) => [
-      eb.ref(column).as('id'),
+      'p.category_id as id',
       eb.fn.countAll().as('prompts'),
       eb.fn.sum<number | string>(eligibleFlag).as('monitored'),
     ])
     .where('p.org_id', '=', orgId)
     .where('c.org_id', '=', orgId)
-    .where(column, 'in', ids)
+    .where('p.category_id', 'in', categoryIds)
     .where('p.is_archived', '=', 0)
-    .groupBy(column);
-  // An archived category's prompts are no longer the brand's; the category itself still shows them.
-  if (by === 'brand') query = query.where('c.is_archived', '=', 0);
-  const rows = await query.execute();
+    .groupBy('p.category_id')
+    .execute();
   return new Map(
     rows.map((r) => [r.id, { promptCount: Number(r.prompts), monitoredPromptCount: Number(r.monitored) }]),
   );
