@@ -10,7 +10,7 @@
 //   --postgres: PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test;
 //               a database is created and dropped) and Redis (BENCH_REDIS_URL, default
 //               redis://127.0.0.1:6379) for the rate limit, the production setup.
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -207,9 +207,9 @@ async function drive(url: string, headers: Record<string, string>, into: Measure
 function rssMiB(pid: number): { own: number; children: number } {
   const rssOf = (p: number) =>
     Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((s) => Number(s.trim()))
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .map(Number)
     .filter((p) => p > 0);
   return { own: rssOf(pid), children: children.reduce((sum, p) => sum + rssOf(p), 0) };
 }
