@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { mintApiKey } from '../src/auth/mint.ts';
 import { loadConfig } from '../src/config.ts';
@@ -142,6 +143,9 @@ async function prepare(env: Record<string, string>): Promise<{ key: string; targ
     const org = await findOrganizationBySlug(db, DEMO_ORG);
     if (!org) throw new Error('no demo organization');
     await addBrands(db, org.id, 25, now);
+    // A freshly filled PostgreSQL database has no planner statistics until autovacuum's first
+    // pass; a running service's database has them, so measure with them.
+    if (args.postgres) await sql`analyze`.execute(db);
     const { key } = await mintApiKey(db, {
       orgId: org.id,
       name: 'bench',
