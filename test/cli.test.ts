@@ -104,7 +104,10 @@ describe('sightline CLI: schema, organizations and keys', () => {
     assertFails(box.cli('orgs', 'list'), 1, /run "npx sightline migrate" first/);
     const first = box.cli('migrate');
     assert.equal(first.status, 0, first.stderr);
-    assert.equal(first.stdout, 'Applied migrations: 0001_initial, 0002_monitoring.\n');
+    assert.equal(
+      first.stdout,
+      'Applied migrations: 0001_initial, 0002_monitoring, 0003_recent_prompt_scores.\n',
+    );
     const second = box.cli('migrate');
     assert.equal(second.stdout, 'The database schema is up to date.\n');
   });

@@ -4,8 +4,10 @@ import type { Db } from '../db/connect.ts';
 import {
   findRunForScoring,
   type RunObservation,
+  refreshRecentPromptScores,
   replaceRunPromptScores,
   runObservations,
+  type ScoredPrompt,
 } from '../db/scores.ts';
 import { dayOf } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY, exclusionOf, promptsWithCurrentData, scoreOf } from '../domain/scoring.ts';
@@ -19,15 +21,12 @@ const RUNS_PER_LOAD = 100;
 /**
  * Recomputes the stored per-prompt scores of one run from its responses. A prompt's score in a run
  * follows the same rules as any other set of observations: its legacy answers count only when the
- * run has no usable current-methodology answer for it. Prefer refreshRunAggregates, which also
- * keeps the analytics aggregates in step.
+ * run has no usable current-methodology answer for it. Returns the prompts whose newest and
+ * previous scores may have changed with it.
  */
-export async function refreshRunPromptScores(db: Db, orgId: number, runId: number): Promise<void> {
+async function rescoreRun(db: Db, orgId: number, runId: number): Promise<ScoredPrompt[]> {
   const run = await findRunForScoring(db, orgId, runId);
-  if (run?.status !== 'completed' || !run.finished_at) {
-    await replaceRunPromptScores(db, orgId, runId, []);
-    return;
-  }
+  if (run?.status !== 'completed' || !run.finished_at) return replaceRunPromptScores(db, orgId, runId, []);
   const observations = await runObservations(db, orgId, runId);
   const current = promptsWithCurrentData(observations);
   const byPrompt = new Map<number, RunObservation[]>();
@@ -52,7 +51,15 @@ export async function refreshRunPromptScores(db: Db, orgId: number, runId: numbe
       weight_total: usable.reduce((sum, o) => sum + o.weight, 0),
     });
   }
-  await replaceRunPromptScores(db, orgId, runId, values);
+  return replaceRunPromptScores(db, orgId, runId, values);
+}
+
+/**
+ * Recomputes one run's per-prompt scores and its prompts' newest and previous scores. Prefer
+ * refreshRunAggregates, which also keeps the analytics aggregates in step.
+ */
+export async function refreshRunPromptScores(db: Db, orgId: number, runId: number): Promise<void> {
+  await refreshRecentPromptScores(db, orgId, await rescoreRun(db, orgId, runId));
 }
 
 /** Recomputes the run-grain aggregate rows of some runs; adds the days they were and now are on. */
@@ -76,8 +83,9 @@ async function refreshRunRows(
 }
 
 /**
- * Brings everything derived from some runs' responses up to date: their per-prompt scores and
- * the analytics aggregates. The demo writer and the import call it after writing runs, publish and
+ * Brings everything derived from some runs' responses up to date: their per-prompt scores, their
+ * prompts' newest and previous scores (what brand, category and prompt scores read) and the
+ * analytics aggregates. The demo writer and the import call it after writing runs, publish and
  * unpublish after changing a run's visibility. Pass many runs at once when you can: they share the
  * work on the day blocks. Call it inside the writer's transaction when there is one.
  */
@@ -88,7 +96,9 @@ export async function refreshRunAggregates(
 ): Promise<void> {
   const ids = typeof runIds === 'number' ? [runIds] : [...new Set(runIds)];
   if (ids.length === 0) return;
-  for (const id of ids) await refreshRunPromptScores(db, orgId, id);
+  const rescored: ScoredPrompt[] = [];
+  for (const id of ids) rescored.push(...(await rescoreRun(db, orgId, id)));
+  await refreshRecentPromptScores(db, orgId, rescored);
   const days = new Map<number, Set<number>>();
   for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
     await refreshRunRows(db, orgId, ids.slice(i, i + RUNS_PER_LOAD), days);

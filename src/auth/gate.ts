@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findKeyForAuthentication, touchKeyLastUsed } from '../db/api-keys.ts';
+import { touchKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
 import type { Organization, Plan } from '../db/organizations.ts';
 import { PLANS } from '../db/organizations.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
+import { cachedKeyLookup } from './key-cache.ts';
 import { parseKey, secretMatches } from './keys.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
@@ -68,6 +69,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
  */
 export function createGate(options: GateOptions) {
   const lastUsedWrites = new Map<string, number>();
+  const findKey = cachedKeyLookup(options.read);
 
   async function spend(bucket: string, reply: FastifyReply, headers: boolean): Promise<void> {
     const decision = await options.rateLimit.hit(bucket, options.rateLimitPerMinute, WINDOW_MS, Date.now());
@@ -109,7 +111,7 @@ export function createGate(options: GateOptions) {
     }
 
     const parsed = parseKey(raw);
-    const key = parsed ? await findKeyForAuthentication(options.read, parsed.keyId) : undefined;
+    const key = parsed ? await findKey(parsed.keyId) : undefined;
     const now = new Date().toISOString();
     const failure = !parsed
       ? 'Invalid API key.'

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from './connect.ts';
-import { eligibleFlag, visibleRun } from './predicates.ts';
-import { type PromptCounts, promptCounts, recentEligibleScores } from './prompts.ts';
+import { eligibleFlag, eligiblePrompt, visibleRun } from './predicates.ts';
+import { type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
 import type { Database } from './types.ts';
 
@@ -119,42 +119,113 @@ export async function countBrands(db: Db, orgId: number, filters: BrandFilters):
   return Number(row.n);
 }
 
-function brandRows(db: Db, orgId: number, filters: BrandFilters) {
-  return filteredBrands(db, orgId, filters)
-    .innerJoin('organizations as o', 'o.id', 'b.org_id')
-    .leftJoin('brands as m', (join) =>
-      join.onRef('m.id', '=', 'b.merged_into_brand_id').on('m.org_id', '=', orgId),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('runs as r')
-          .select((e) => ['r.brand_id', e.fn.max('r.finished_at').as('last_run_at')])
-          .where('r.org_id', '=', orgId)
-          .where(visibleRun)
-          .groupBy('r.brand_id')
-          .as('lr'),
-      (join) => join.onRef('lr.brand_id', '=', 'b.id'),
-    )
-    .select([
-      'b.id',
-      'b.org_id',
-      'o.name as org_name',
-      'b.name',
-      'b.website',
-      'b.status',
-      'm.id as merged_id',
-      'm.name as merged_name',
-      'b.merged_at',
-      'b.executive_summary',
-      'b.executive_summary_updated_at',
-      'b.next_monitored_run_at',
-      'b.updated_at',
-      'lr.last_run_at',
-    ]);
+type BrandScope = ExpressionBuilder<Database & { b: Database['brands'] }, 'b'>;
+
+/**
+ * Everything a brand record shows besides its scores, per brand (alias b) of the outer query:
+ * each figure is an index seek or a count over the brand's own catalog, never over its runs, so a
+ * page of brands costs the same however many runs they have had, and one round trip.
+ */
+function brandFigures(eb: BrandScope, orgId: number) {
+  const eligibleCount = (onlyEligible: boolean) => {
+    let query = eb
+      .selectFrom('prompts as p')
+      .innerJoin('categories as c', 'c.id', 'p.category_id')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('p.org_id', '=', orgId)
+      .where('c.org_id', '=', orgId)
+      .whereRef('p.brand_id', '=', 'b.id')
+      // An archived category's prompts are no longer the brand's.
+      .where('p.is_archived', '=', 0)
+      .where('c.is_archived', '=', 0);
+    if (onlyEligible) query = query.where(eligiblePrompt);
+    return query;
+  };
+  return [
+    // When the latest visible run finished: a backward seek on runs_brand that stops at the first.
+    eb
+      .selectFrom('runs as r')
+      .select('r.finished_at')
+      .where('r.org_id', '=', orgId)
+      .whereRef('r.brand_id', '=', 'b.id')
+      .where('r.finished_at', 'is not', null)
+      .where(visibleRun)
+      .orderBy('r.finished_at', 'desc')
+      .limit(1)
+      .as('last_run_at'),
+    eb
+      .selectFrom('categories as c')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('c.org_id', '=', orgId)
+      .whereRef('c.brand_id', '=', 'b.id')
+      .where('c.is_archived', '=', 0)
+      .as('category_count'),
+    eligibleCount(false).as('prompt_count'),
+    eligibleCount(true).as('monitored_prompt_count'),
+    // Recommendations the recommendations endpoint lists: neither superseded nor soft-deleted.
+    eb
+      .selectFrom('recommendations as rec')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('rec.org_id', '=', orgId)
+      .whereRef('rec.brand_id', '=', 'b.id')
+      .where('rec.status', '!=', 'superseded')
+      .where('rec.superseded_at', 'is', null)
+      .where('rec.deleted_at', 'is', null)
+      .as('rec_count'),
+  ] as const;
 }
 
-/** One page of brands, then a fixed number of grouped queries for the page's aggregates. */
+function brandRows(db: Db, orgId: number, filters: BrandFilters) {
+  return (
+    filteredBrands(db, orgId, filters)
+      .innerJoin('organizations as o', 'o.id', 'b.org_id')
+      .leftJoin('brands as m', (join) =>
+        join.onRef('m.id', '=', 'b.merged_into_brand_id').on('m.org_id', '=', orgId),
+      )
+      // The newest run in flight, found through runs_brand_status.
+      .leftJoin('runs as f', (join) =>
+        join.on((eb) =>
+          eb(
+            'f.id',
+            '=',
+            eb
+              .selectFrom('runs as q')
+              .select('q.id')
+              .where('q.org_id', '=', orgId)
+              .whereRef('q.brand_id', '=', 'b.id')
+              .where('q.status', 'in', ['queued', 'running'])
+              .orderBy('q.created_at', 'desc')
+              .orderBy('q.id', 'desc')
+              .limit(1),
+          ),
+        ),
+      )
+      .select((eb) => [
+        'b.id',
+        'b.org_id',
+        'o.name as org_name',
+        'b.name',
+        'b.website',
+        'b.status',
+        'm.id as merged_id',
+        'm.name as merged_name',
+        'b.merged_at',
+        'b.executive_summary',
+        'b.executive_summary_updated_at',
+        'b.next_monitored_run_at',
+        'b.updated_at',
+        'b.created_at',
+        'f.id as flight_run_id',
+        'f.category_id as flight_category_id',
+        'f.completed_prompts as flight_completed_prompts',
+        'f.total_prompts as flight_total_prompts',
+        'f.started_at as flight_started_at',
+        ...brandFigures(eb, orgId),
+      ])
+  );
+}
+
+/** One page of brands with their figures in one query, then their prompts' recent scores. */
 export async function listBrands(
   db: Db,
   orgId: number,
@@ -162,11 +233,12 @@ export async function listBrands(
   sort: BrandSort,
   page: { offset: number; pageSize: number },
 ): Promise<BrandRecord[]> {
-  let query = brandRows(db, orgId, filters);
+  // Wrapped, so that both databases can sort on the computed last run.
+  let query = db.selectFrom(brandRows(db, orgId, filters).as('b')).selectAll();
   if (sort === 'last-run') {
     query = query
-      .orderBy(sql`case when lr.last_run_at is null then 1 else 0 end`)
-      .orderBy('lr.last_run_at', 'desc')
+      .orderBy(sql`case when b.last_run_at is null then 1 else 0 end`)
+      .orderBy('b.last_run_at', 'desc')
       .orderBy('b.id');
   } else if (sort === 'name') {
     query = query.orderBy((eb) => eb.fn('lower', ['b.name'])).orderBy('b.id');
@@ -174,28 +246,23 @@ export async function listBrands(
     query = query.orderBy('b.created_at', 'desc').orderBy('b.id', 'desc');
   }
   const rows = await query.limit(page.pageSize).offset(page.offset).execute();
-  return withAggregates(db, orgId, rows);
+  const scores = await recentEligibleScores(db, orgId, { brandIds: rows.map((r) => r.id) });
+  return rows.map((row) => brandRecord(row, scores.get(row.id) ?? []));
 }
 
+/** One brand: its row and its prompts' recent scores, read side by side. */
 export async function findBrand(db: Db, orgId: number, brandId: number): Promise<BrandRecord | undefined> {
-  const rows = await brandRows(db, orgId, { includeArchived: true }).where('b.id', '=', brandId).execute();
-  const [brand] = await withAggregates(db, orgId, rows);
-  return brand;
+  const [row, scores] = await Promise.all([
+    brandRows(db, orgId, { includeArchived: true }).where('b.id', '=', brandId).executeTakeFirst(),
+    recentEligibleScores(db, orgId, { brandIds: [brandId] }),
+  ]);
+  return row && brandRecord(row, scores.get(row.id) ?? []);
 }
 
 type BrandRow = Awaited<ReturnType<ReturnType<typeof brandRows>['execute']>>[number];
 
-async function withAggregates(db: Db, orgId: number, rows: BrandRow[]): Promise<BrandRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [categories, prompts, recommendations, inFlight, scores] = await Promise.all([
-    categoryCounts(db, orgId, ids),
-    promptCounts(db, orgId, 'brand', ids),
-    openRecommendationCounts(db, orgId, ids),
-    newestInFlightRuns(db, orgId, ids),
-    recentEligibleScores(db, orgId, { brandIds: ids }),
-  ]);
-  return rows.map((row) => ({
+function brandRecord(row: BrandRow, recentScores: ScopedPromptRunScore[]): BrandRecord {
+  return {
     id: row.id,
     orgId: row.org_id,
     orgName: row.org_name,
@@ -212,70 +279,20 @@ async function withAggregates(db: Db, orgId: number, rows: BrandRow[]): Promise<
     nextMonitoredRunAt: row.next_monitored_run_at,
     updatedAt: row.updated_at,
     lastMonitoredRunAt: row.last_run_at ?? null,
-    categoryCount: categories.get(row.id) ?? 0,
-    promptCount: prompts.get(row.id)?.promptCount ?? 0,
-    monitoredPromptCount: prompts.get(row.id)?.monitoredPromptCount ?? 0,
-    recCount: recommendations.get(row.id) ?? 0,
-    inFlightRun: inFlight.get(row.id) ?? null,
-    recentScores: scores.get(row.id) ?? [],
-  }));
-}
-
-async function categoryCounts(db: Db, orgId: number, brandIds: number[]): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('categories')
-    .select((eb) => ['brand_id', eb.fn.countAll().as('n')])
-    .where('org_id', '=', orgId)
-    .where('brand_id', 'in', brandIds)
-    .where('is_archived', '=', 0)
-    .groupBy('brand_id')
-    .execute();
-  return new Map(rows.map((r) => [r.brand_id, Number(r.n)]));
-}
-
-/** Recommendations the recommendations endpoint lists: neither superseded nor soft-deleted. */
-async function openRecommendationCounts(
-  db: Db,
-  orgId: number,
-  brandIds: number[],
-): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('recommendations')
-    .select((eb) => ['brand_id', eb.fn.countAll().as('n')])
-    .where('org_id', '=', orgId)
-    .where('brand_id', 'in', brandIds)
-    .where('status', '!=', 'superseded')
-    .where('superseded_at', 'is', null)
-    .where('deleted_at', 'is', null)
-    .groupBy('brand_id')
-    .execute();
-  return new Map(rows.map((r) => [r.brand_id, Number(r.n)]));
-}
-
-async function newestInFlightRuns(
-  db: Db,
-  orgId: number,
-  brandIds: number[],
-): Promise<Map<number, InFlightRun>> {
-  const rows = await db
-    .selectFrom('runs')
-    .select(['id', 'brand_id', 'category_id', 'completed_prompts', 'total_prompts', 'started_at'])
-    .where('org_id', '=', orgId)
-    .where('brand_id', 'in', brandIds)
-    .where('status', 'in', ['queued', 'running'])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const newest = new Map<number, InFlightRun>();
-  for (const r of rows) {
-    if (newest.has(r.brand_id)) continue;
-    newest.set(r.brand_id, {
-      runId: r.id,
-      categoryId: r.category_id,
-      completedPrompts: r.completed_prompts,
-      totalPrompts: r.total_prompts,
-      startedAt: r.started_at,
-    });
-  }
-  return newest;
+    categoryCount: Number(row.category_count ?? 0),
+    promptCount: Number(row.prompt_count ?? 0),
+    monitoredPromptCount: Number(row.monitored_prompt_count ?? 0),
+    recCount: Number(row.rec_count ?? 0),
+    inFlightRun:
+      row.flight_run_id !== null && row.flight_category_id !== null
+        ? {
+            runId: row.flight_run_id,
+            categoryId: row.flight_category_id,
+            completedPrompts: row.flight_completed_prompts ?? 0,
+            totalPrompts: row.flight_total_prompts ?? 0,
+            startedAt: row.flight_started_at,
+          }
+        : null,
+    recentScores,
+  };
 }

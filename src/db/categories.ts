@@ -1,6 +1,6 @@
 import type { Db } from './connect.ts';
 import { visibleRun } from './predicates.ts';
-import { type PromptCounts, promptCounts, recentEligibleScores } from './prompts.ts';
+import { categoryPromptCounts, type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
 
 export interface CategoryFilters {
@@ -71,27 +71,20 @@ export async function listCategories(
   page: { offset: number; pageSize: number },
 ): Promise<CategoryRecord[]> {
   const rows = await categoriesOf(db, orgId, brandId, filters)
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('runs as r')
-          .select((e) => ['r.category_id', e.fn.max('r.finished_at').as('last_run_at')])
-          .where('r.org_id', '=', orgId)
-          .where('r.brand_id', '=', brandId)
-          .where(visibleRun)
-          .groupBy('r.category_id')
-          .as('lr'),
-      (join) => join.onRef('lr.category_id', '=', 'c.id'),
+    // A backward seek on the runs_category index to the latest visible run, however many it has had.
+    .select((eb) =>
+      eb
+        .selectFrom('runs as r')
+        .select('r.finished_at')
+        .where('r.org_id', '=', orgId)
+        .whereRef('r.category_id', '=', 'c.id')
+        .where('r.finished_at', 'is not', null)
+        .where(visibleRun)
+        .orderBy('r.finished_at', 'desc')
+        .limit(1)
+        .as('last_run_at'),
     )
-    .select([
-      'c.id',
-      'c.brand_id',
-      'c.name',
-      'c.description',
-      'c.is_archived',
-      'c.created_at',
-      'lr.last_run_at',
-    ])
+    .select(['c.id', 'c.brand_id', 'c.name', 'c.description', 'c.is_archived', 'c.created_at'])
     .orderBy((eb) => eb.fn('lower', ['c.name']))
     .orderBy('c.id')
     .limit(page.pageSize)
@@ -101,7 +94,7 @@ export async function listCategories(
 
   const ids = rows.map((r) => r.id);
   const [prompts, scores] = await Promise.all([
-    promptCounts(db, orgId, 'category', ids),
+    categoryPromptCounts(db, orgId, ids),
     recentEligibleScores(db, orgId, { brandId, categoryIds: ids }),
   ]);
   return rows.map((row) => ({

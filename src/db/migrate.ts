@@ -2,15 +2,17 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { Db } from './connect.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as monitoring from './migrations/0002_monitoring.ts';
+import * as recentPromptScores from './migrations/0003_recent_prompt_scores.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_monitoring': monitoring,
+  '0003_recent_prompt_scores': recentPromptScores,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -19,9 +19,6 @@ export const eligiblePrompt = sql<boolean>`(p.is_monitored = 1 and p.is_archived
 /** 1 when the prompt (alias p) in its category (alias c) is eligible, else 0. */
 export const eligibleFlag = sql<number>`case when ${eligiblePrompt} then 1 else 0 end`;
 
-/** 1 for a prompt's newest score (alias s), 2 for the one before, and so on. */
-export const recencyPerPrompt = sql<number>`row_number() over (partition by s.prompt_id order by s.scored_at desc, s.run_id desc)`;
-
 /** The eligible prompts (alias p, their category alias c) of a brand, or of some of its categories. */
 export function eligiblePromptsOf(
   db: Db,

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import type { PromptRunScore } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
-import { eligibleFlag, recencyPerPrompt, visibleRun } from './predicates.ts';
-import { eligiblePromptScoreRows, type ScopedPromptRunScore } from './scores.ts';
+import { eligibleFlag } from './predicates.ts';
+import { recentEligibleScoreRows, recentScoresOfPrompts, type ScopedPromptRunScore } from './scores.ts';
 
 export interface PromptCounts {
   /** Non-archived prompts (for a brand: only those in non-archived categories). */
@@ -11,31 +10,30 @@ export interface PromptCounts {
   monitoredPromptCount: number;
 }
 
-/** Prompt counts of several brands or categories in one grouped query. */
-export async function promptCounts(
+/**
+ * Prompt counts of several categories in one grouped query. A category shows its prompts even
+ * when it is archived (a brand's counts, brands.ts, leave archived categories out).
+ */
+export async function categoryPromptCounts(
   db: Db,
   orgId: number,
-  by: 'brand' | 'category',
-  ids: readonly number[],
+  categoryIds: readonly number[],
 ): Promise<Map<number, PromptCounts>> {
-  if (ids.length === 0) return new Map();
-  const column = by === 'brand' ? 'p.brand_id' : 'p.category_id';
-  let query = db
+  if (categoryIds.length === 0) return new Map();
+  const rows = await db
     .selectFrom('prompts as p')
     .innerJoin('categories as c', 'c.id', 'p.category_id')
     .select((eb) => [
-      eb.ref(column).as('id'),
+      'p.category_id as id',
       eb.fn.countAll().as('prompts'),
       eb.fn.sum<number | string>(eligibleFlag).as('monitored'),
     ])
     .where('p.org_id', '=', orgId)
     .where('c.org_id', '=', orgId)
-    .where(column, 'in', ids)
+    .where('p.category_id', 'in', categoryIds)
     .where('p.is_archived', '=', 0)
-    .groupBy(column);
-  // An archived category's prompts are no longer the brand's; the category itself still shows them.
-  if (by === 'brand') query = query.where('c.is_archived', '=', 0);
-  const rows = await query.execute();
+    .groupBy('p.category_id')
+    .execute();
   return new Map(
     rows.map((r) => [r.id, { promptCount: Number(r.prompts), monitoredPromptCount: Number(r.monitored) }]),
   );
@@ -51,11 +49,10 @@ export async function recentEligibleScores(
   scope: { brandIds: readonly number[] } | { brandId: number; categoryIds: readonly number[] },
 ): Promise<Map<number, ScopedPromptRunScore[]>> {
   const byCategory = 'categoryIds' in scope;
-  const rows = await eligiblePromptScoreRows(
+  const rows = await recentEligibleScoreRows(
     db,
     orgId,
     byCategory ? { brandIds: [scope.brandId], categoryIds: scope.categoryIds } : scope,
-    { latestPerPrompt: 2 },
   );
   const groups = new Map<number, ScopedPromptRunScore[]>();
   for (const row of rows) {
@@ -131,26 +128,13 @@ export async function listPrompts(
     .execute();
   if (rows.length === 0) return [];
 
-  const ranked = db
-    .selectFrom('run_prompt_scores as s')
-    .innerJoin('runs as r', 'r.id', 's.run_id')
-    .select(['s.prompt_id', 's.run_id', 's.scored_at', 's.score', recencyPerPrompt.as('recency')])
-    .where('s.org_id', '=', orgId)
-    .where('r.org_id', '=', orgId)
-    // The brand narrows the lookup to the (org, brand, prompt) index.
-    .where('s.brand_id', '=', category.brandId)
-    .where(
-      's.prompt_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .where(visibleRun);
   // A prompt's latest score and its predecessor: all its record shows.
-  const scores = await db
-    .selectFrom(ranked.as('e'))
-    .select(['e.prompt_id as promptId', 'e.run_id as runId', 'e.scored_at as scoredAt', 'e.score'])
-    .where('e.recency', '<=', 2)
-    .execute();
+  const scores = await recentScoresOfPrompts(
+    db,
+    orgId,
+    category.brandId,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     categoryId: row.category_id,

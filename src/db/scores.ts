@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Observation, ObservationStatus, PromptRunScore } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
-import { eligiblePrompt, eligiblePromptsOf, recencyPerPrompt, visibleRun } from './predicates.ts';
+import { eligiblePrompt, eligiblePromptsOf, visibleRun } from './predicates.ts';
 import type { RunPromptScoresTable } from './types.ts';
 
 /** A run's header, as scoring needs it. */
@@ -35,18 +35,78 @@ export async function runObservations(db: Db, orgId: number, runId: number): Pro
   }));
 }
 
-/** Replaces the stored per-prompt scores of one run. */
+/** A prompt, with the brand its scores are filed under. */
+export interface ScoredPrompt {
+  brandId: number;
+  promptId: number;
+}
+
+/**
+ * Replaces the stored per-prompt scores of one run; returns the prompts it had or now has scores
+ * for, whose recent scores (refreshRecentPromptScores) may have changed.
+ */
 export async function replaceRunPromptScores(
   db: Db,
   orgId: number,
   runId: number,
   values: readonly Insertable<RunPromptScoresTable>[],
-): Promise<void> {
-  await db.deleteFrom('run_prompt_scores').where('org_id', '=', orgId).where('run_id', '=', runId).execute();
+): Promise<ScoredPrompt[]> {
+  const removed = await db
+    .deleteFrom('run_prompt_scores')
+    .where('org_id', '=', orgId)
+    .where('run_id', '=', runId)
+    .returning(['brand_id as brandId', 'prompt_id as promptId'])
+    .execute();
   for (let i = 0; i < values.length; i += 200) {
     await db
       .insertInto('run_prompt_scores')
       .values(values.slice(i, i + 200))
+      .execute();
+  }
+  return [...removed, ...values.map((v) => ({ brandId: v.brand_id, promptId: v.prompt_id }))];
+}
+
+/**
+ * Rewrites the newest and previous visible score of some prompts (recent_prompt_scores) from their
+ * stored run scores: per prompt, one backward index seek that stops after two visible runs.
+ */
+export async function refreshRecentPromptScores(
+  db: Db,
+  orgId: number,
+  prompts: readonly ScoredPrompt[],
+): Promise<void> {
+  const brandOf = new Map(prompts.map((p) => [p.promptId, p.brandId]));
+  if (brandOf.size === 0) return;
+  const rows = [];
+  for (const [promptId, brandId] of brandOf) {
+    const latest = await db
+      .selectFrom('run_prompt_scores as s')
+      .innerJoin('runs as r', 'r.id', 's.run_id')
+      .select(['s.brand_id', 's.category_id', 's.run_id', 's.methodology', 's.scored_at', 's.score'])
+      .where('s.org_id', '=', orgId)
+      .where('s.brand_id', '=', brandId)
+      .where('s.prompt_id', '=', promptId)
+      .where(visibleRun)
+      .orderBy('s.scored_at', 'desc')
+      .orderBy('s.run_id', 'desc')
+      .limit(2)
+      .execute();
+    for (const [index, score] of latest.entries()) {
+      rows.push({ org_id: orgId, prompt_id: promptId, recency: index + 1, ...score });
+    }
+  }
+  const ids = [...brandOf.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .deleteFrom('recent_prompt_scores')
+      .where('org_id', '=', orgId)
+      .where('prompt_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  for (let i = 0; i < rows.length; i += 100) {
+    await db
+      .insertInto('recent_prompt_scores')
+      .values(rows.slice(i, i + 100))
       .execute();
   }
 }
@@ -59,7 +119,7 @@ export interface ScopedPromptRunScore extends PromptRunScore {
   methodology: string;
 }
 
-/** A ScopedPromptRunScore, read from run_prompt_scores (alias s). */
+/** A ScopedPromptRunScore, read from run_prompt_scores or recent_prompt_scores (alias s). */
 const SCORE_COLUMNS = [
   's.prompt_id as promptId',
   's.run_id as runId',
@@ -79,7 +139,7 @@ export async function eligiblePromptScoreRows(
   db: Db,
   orgId: number,
   scope: { brandIds: readonly number[]; categoryIds?: readonly number[] },
-  options: { latestPerPrompt?: number; scoredFrom?: string; scoredBefore?: string } = {},
+  options: { scoredFrom?: string; scoredBefore?: string } = {},
 ): Promise<ScopedPromptRunScore[]> {
   if (scope.brandIds.length === 0 || scope.categoryIds?.length === 0) return [];
   let query = db
@@ -96,13 +156,48 @@ export async function eligiblePromptScoreRows(
   if (scope.categoryIds) query = query.where('s.category_id', 'in', scope.categoryIds);
   if (options.scoredFrom !== undefined) query = query.where('s.scored_at', '>=', options.scoredFrom);
   if (options.scoredBefore !== undefined) query = query.where('s.scored_at', '<', options.scoredBefore);
-  if (options.latestPerPrompt === undefined) return query.execute();
-  // Current and previous scores need only each prompt's newest runs, not its whole history.
-  const ranked = query.select(recencyPerPrompt.as('recency'));
+  return query.execute();
+}
+
+/**
+ * The newest and previous visible score of each eligible prompt of several brands, or of some of
+ * their categories: all that a current and previous score read, two rows per prompt at most
+ * however long its history (kept by refreshRecentPromptScores).
+ */
+export async function recentEligibleScoreRows(
+  db: Db,
+  orgId: number,
+  scope: { brandIds: readonly number[]; categoryIds?: readonly number[] },
+): Promise<ScopedPromptRunScore[]> {
+  if (scope.brandIds.length === 0 || scope.categoryIds?.length === 0) return [];
+  let query = db
+    .selectFrom('recent_prompt_scores as s')
+    .innerJoin('prompts as p', 'p.id', 's.prompt_id')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .select(SCORE_COLUMNS)
+    .where('s.org_id', '=', orgId)
+    .where('s.brand_id', 'in', scope.brandIds)
+    .where(eligiblePrompt);
+  if (scope.categoryIds) query = query.where('s.category_id', 'in', scope.categoryIds);
+  return query.orderBy('s.prompt_id').orderBy('s.recency').execute();
+}
+
+/** The newest and previous visible score of some prompts of a brand, whatever their eligibility. */
+export async function recentScoresOfPrompts(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  promptIds: readonly number[],
+): Promise<PromptRunScore[]> {
+  if (promptIds.length === 0) return [];
   return db
-    .selectFrom(ranked.as('e'))
-    .select(['e.promptId', 'e.runId', 'e.scoredAt', 'e.score', 'e.brandId', 'e.categoryId', 'e.methodology'])
-    .where('e.recency', '<=', options.latestPerPrompt)
+    .selectFrom('recent_prompt_scores as s')
+    .select(['s.prompt_id as promptId', 's.run_id as runId', 's.scored_at as scoredAt', 's.score'])
+    .where('s.org_id', '=', orgId)
+    .where('s.brand_id', '=', brandId)
+    .where('s.prompt_id', 'in', promptIds)
+    .orderBy('s.prompt_id')
+    .orderBy('s.recency')
     .execute();
 }
 

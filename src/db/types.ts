@@ -247,6 +247,19 @@ export interface RunPromptScoresTable {
   weight_total: number;
 }
 
+/** Each prompt's newest (recency 1) and previous (2) visible score (migration 0002). */
+export interface RecentPromptScoresTable {
+  org_id: number;
+  brand_id: number;
+  category_id: number;
+  prompt_id: number;
+  recency: number;
+  run_id: number;
+  methodology: string;
+  scored_at: Timestamp;
+  score: number;
+}
+
 // Analytics aggregates (migration 0001, createAnalyticsAggregates): one row per visible run
 // (dated by its finish) or per aligned block of UTC days, keyed by prompt and methodology.
 interface AggregateKey {
@@ -415,6 +428,7 @@ export interface Database {
   response_mentions: ResponseMentionsTable;
   response_citations: ResponseCitationsTable;
   run_prompt_scores: RunPromptScoresTable;
+  recent_prompt_scores: RecentPromptScoresTable;
   agg_run_coverage: AggregateKey & RunGrain & CoverageMeasures;
   agg_block_coverage: AggregateKey & BlockGrain & CoverageMeasures;
   agg_run_observations: AggregateKey & RunGrain & ObservationMeasures;

@@ -24,6 +24,8 @@ export interface TestContextOptions {
   beforeReady?: (app: App) => void | Promise<void>;
   /** What the database holds before the test writes to it: the schema alone by default. */
   template?: Template;
+  /** Where the app's "now" comes from; tests that compare whole bodies pin it. */
+  clock?: () => Date;
 }
 
 export async function createTestContext(
@@ -51,7 +53,7 @@ export async function createTestContext(
     // A databaseUrl override (parity.test's SQLite side in the PostgreSQL pass) is not the copy.
     const copied = services.prepared && config.databaseUrl === services.overrides.databaseUrl;
     if (!copied) await prepareDatabase(dbs.primary, template);
-    app = await buildApp(config, { databases: dbs, logger: false });
+    app = await buildApp(config, { databases: dbs, logger: false, clock: options.clock });
     await options.beforeReady?.(app);
     await app.ready();
   } catch (error) {

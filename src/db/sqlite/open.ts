@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Prepared } from './statement-cache.ts';
 
 /** Opens a SQLite file with the settings every connection of ours uses. */
 export function openSqlite(path: string, options: { queryOnly?: boolean } = {}): DatabaseSync {
@@ -17,13 +18,13 @@ export function openSqlite(path: string, options: { queryOnly?: boolean } = {}):
 
 /** Runs one statement, returning rows for statements that produce columns. */
 export function runStatement(
-  db: DatabaseSync,
+  prepare: (sql: string) => Prepared,
   sql: string,
   params: readonly unknown[],
 ): { rows: unknown[]; changes: number; lastInsertRowid: number } {
-  const statement = db.prepare(sql);
+  const { statement, reader } = prepare(sql);
   const bound = params as Parameters<typeof statement.all>;
-  if (statement.columns().length > 0) {
+  if (reader) {
     return { rows: statement.all(...bound), changes: 0, lastInsertRowid: 0 };
   }
   const result = statement.run(...bound);

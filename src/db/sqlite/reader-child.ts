@@ -2,6 +2,7 @@
 // over its time cap can be stopped for real: the parent kills this process, which no in-process
 // SQLite binding for Node can do to a statement already inside the engine.
 import { openSqlite, runStatement } from './open.ts';
+import { statementCache } from './statement-cache.ts';
 
 interface Request {
   id: number;
@@ -11,12 +12,12 @@ interface Request {
 
 const path = process.argv[2];
 if (!path) throw new Error('reader-child needs the database path');
-const db = openSqlite(path, { queryOnly: true });
+const prepare = statementCache(openSqlite(path, { queryOnly: true }));
 process.send?.({ ready: true });
 
 process.on('message', (message: Request) => {
   try {
-    const { rows, changes } = runStatement(db, message.sql, message.params);
+    const { rows, changes } = runStatement(prepare, message.sql, message.params);
     process.send?.({ id: message.id, rows, changes });
   } catch (error) {
     const err = error as Error & { code?: string; errcode?: number };

@@ -1,0 +1,301 @@
+// `npm run bench:http`: what the whole stack costs per request, against a bare Fastify route.
+// Migrates and seeds a temporary database with the demo data (plus brands enough for a list of
+// 25), starts the service as a child process (auth and rate limiter on; the limit raised through
+// RATE_LIMIT_PER_MINUTE) and, beside it, bench/bare-server.ts answering a fixed JSON body of the
+// same size as each Sightline answer. autocannon drives both with the same connections and
+// duration, in alternating rounds; the table gives req/s, p50 and p99 and the ratio to bare, then
+// the RSS of the service and its SQLite reader processes.
+//
+//   npm run bench:http [-- --postgres] [--duration S] [--connections N] [--rounds N] [--only NAME]
+//   --postgres: PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test;
+//               a database is created and dropped) and Redis (BENCH_REDIS_URL, default
+//               redis://127.0.0.1:6379) for the rate limit, the production setup.
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { mintApiKey } from '../src/auth/mint.ts';
+import { loadConfig } from '../src/config.ts';
+import { createBrand } from '../src/db/catalog/brands.ts';
+import { createCategory } from '../src/db/catalog/categories.ts';
+import { addCompetitor } from '../src/db/catalog/competitors.ts';
+import { createPrompt } from '../src/db/catalog/prompts.ts';
+import { connectDatabases, type Db } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { findOrganizationBySlug } from '../src/db/organizations.ts';
+import { DEMO_ORG } from '../src/demo/manifest.ts';
+import { seedDemo } from '../src/demo/seed.ts';
+import { SCOPES } from '../src/domain/scopes.ts';
+import { importAnswers } from '../src/ingest/import.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    postgres: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    // Only the cases whose name contains this (e.g. to profile one with NODE_OPTIONS=--cpu-prof).
+    only: { type: 'string', default: '' },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const ROUNDS = Number(args.rounds);
+const DAY_MS = 86_400_000;
+
+const line = (text: string) => process.stdout.write(`${text}\n`);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Where the data lives: a temporary SQLite file, or a temporary PostgreSQL database. */
+async function database(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!args.postgres) {
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-bench-http-'));
+    return {
+      env: { DATABASE_URL: `sqlite:${join(dir, 'bench.db')}` },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `sl_bench_http_${randomBytes(4).toString('hex')}`;
+  const asAdmin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await asAdmin(`create database ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    env: {
+      DATABASE_URL: url.toString(),
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `${name}:`,
+    },
+    drop: () => asAdmin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/**
+ * Brands of the demo organization up to `total`, each with a category of four prompts and ten
+ * daily runs imported through the real path, so a page of 25 brands has scores to compute.
+ */
+async function addBrands(db: Db, orgId: number, total: number, now: Date): Promise<void> {
+  const existing = await db.selectFrom('brands').select('id').where('org_id', '=', orgId).execute();
+  const lines: string[] = [];
+  for (let b = existing.length; b < total; b++) {
+    const brand = await createBrand(db, orgId, {
+      name: `Benchbrand ${b}`,
+      website: `https://bench${b}.example`,
+    });
+    const category = await createCategory(db, brand, { name: 'Tools', externalKey: `bench-${b}` });
+    await addCompetitor(db, brand, category, { name: 'Globex' });
+    for (let p = 0; p < 4; p++) {
+      await createPrompt(db, category, { text: `Best tool ${p}?`, externalKey: `bench-${b}-${p}` });
+      for (let day = 1; day <= 10; day++) {
+        for (const [i, model] of ['chatgpt', 'gemini'].entries()) {
+          const first = (b + p + day + i) % 2 === 0;
+          lines.push(
+            JSON.stringify({
+              organization: DEMO_ORG,
+              run: `bench-${b}/${day}`,
+              prompt: `bench-${b}-${p}`,
+              model,
+              capturedAt: new Date(now.getTime() - day * DAY_MS + (p * 2 + i) * 60_000).toISOString(),
+              answerText: first
+                ? `1. **Benchbrand ${b}** – fast.\n2. **Globex** – fine.`
+                : `1. **Globex** – fast.\n2. **Benchbrand ${b}** – fine.`,
+            }),
+          );
+        }
+      }
+    }
+  }
+  await importAnswers(db, lines, { now, publish: true });
+}
+
+interface Target {
+  name: string;
+  path: string;
+}
+
+async function prepare(env: Record<string, string>): Promise<{ key: string; targets: Target[] }> {
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+  const dbs = connectDatabases(config);
+  try {
+    const db = dbs.primary;
+    await migrateToLatest(db);
+    const now = new Date();
+    const manifest = await seedDemo(db, { now });
+    const org = await findOrganizationBySlug(db, DEMO_ORG);
+    if (!org) throw new Error('no demo organization');
+    await addBrands(db, org.id, 25, now);
+    // A freshly filled PostgreSQL database has no planner statistics until autovacuum's first
+    // pass; a running service's database has them, so measure with them.
+    if (args.postgres) await sql`analyze`.execute(db);
+    const { key } = await mintApiKey(db, {
+      orgId: org.id,
+      name: 'bench',
+      scopes: SCOPES,
+      expiresAt: null,
+      pepper: config.keyPepper,
+    });
+    const brand = manifest.demoBrandId;
+    const run = manifest.bigRunId;
+    return {
+      key,
+      targets: [
+        { name: 'brand detail', path: `/api/brands/${brand}/` },
+        { name: 'brand list (25)', path: '/api/brands/?page_size=25' },
+        { name: 'categories', path: `/api/brands/${brand}/categories/` },
+        { name: 'run status', path: `/api/runs/${run}/status/` },
+        { name: 'full response', path: `/api/responses/${manifest.responses.withHtmlId}/?includeHtml=true` },
+        { name: 'run detail page_size=500', path: `/api/runs/${run}/?page_size=500` },
+        { name: 'brand analytics 90d', path: `/api/brands/${brand}/analytics/?range=90d` },
+        { name: 'score history 90d', path: `/api/brands/${brand}/score-history/?range=90d` },
+      ],
+    };
+  } finally {
+    await dbs.close();
+  }
+}
+
+/** Forks a script and waits until `ready` answers over HTTP. */
+async function start(script: string, argv: string[], env: Record<string, string>, ready: string) {
+  const child = fork(script, argv, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(ready)).ok) return child;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error(`${script} never answered ${ready}`);
+}
+
+interface Measure {
+  requests: number;
+  seconds: number;
+  p50: number[];
+  p99: number[];
+  errors: number;
+}
+
+async function drive(url: string, headers: Record<string, string>, into: Measure): Promise<void> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  into.requests += result.requests.total;
+  into.seconds += result.duration;
+  into.p50.push(result.latency.p50);
+  into.p99.push(result.latency.p99);
+  into.errors += result.non2xx + result.errors + result.timeouts;
+}
+
+/** Resident memory of a process and its children (the SQLite readers), in MiB. */
+function rssMiB(pid: number): { own: number; children: number } {
+  const rssOf = (p: number) =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .map(Number)
+    .filter((p) => p > 0);
+  return { own: rssOf(pid), children: children.reduce((sum, p) => sum + rssOf(p), 0) };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const fixed = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart(width);
+
+async function main(): Promise<void> {
+  const data = await database();
+  const children: ChildProcess[] = [];
+  try {
+    const started = performance.now();
+    const { key, targets } = await prepare(data.env);
+    line(
+      `Seeded ${args.postgres ? 'PostgreSQL + Redis' : 'SQLite'} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    );
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const service = await start(
+      'src/cli/main.ts',
+      ['serve', '--port', String(port)],
+      { ...data.env, RATE_LIMIT_PER_MINUTE: '1000000', METRICS_PORT: '0', LOG_LEVEL: 'info' },
+      `${base}/healthz`,
+    );
+    children.push(service);
+    const auth = { authorization: `Bearer ${key}` };
+    const sizes: Record<string, number> = {};
+    for (const [i, target] of targets.entries()) {
+      const res = await fetch(`${base}${target.path}`, { headers: auth });
+      if (!res.ok) throw new Error(`${target.path}: ${res.status} ${await res.text()}`);
+      sizes[String(i)] = (await res.arrayBuffer()).byteLength;
+    }
+    const barePort = await freePort();
+    children.push(
+      await start(
+        'bench/bare-server.ts',
+        [String(barePort), JSON.stringify(sizes)],
+        {},
+        `http://127.0.0.1:${barePort}/healthz`,
+      ),
+    );
+
+    line(
+      `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per side and case.`,
+    );
+    line('');
+    line(
+      `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ratio`,
+    );
+    for (const [i, target] of targets.entries()) {
+      if (!target.name.includes(args.only)) continue;
+      const real: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
+      const bare: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
+      for (let round = 0; round < ROUNDS; round++) {
+        const sides = [
+          () => drive(`${base}${target.path}`, auth, real),
+          () => drive(`http://127.0.0.1:${barePort}/bare/${i}`, {}, bare),
+        ];
+        if (round % 2 === 1) sides.reverse();
+        for (const side of sides) await side();
+      }
+      const rate = (m: Measure) => m.requests / m.seconds;
+      line(
+        `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p99), 5)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
+      );
+    }
+    line('');
+    line('Latencies in ms (median over rounds of autocannon percentiles).');
+    if (service.pid) {
+      const rss = rssMiB(service.pid);
+      line(
+        `RSS after the run: service ${rss.own.toFixed(0)} MiB + readers ${rss.children.toFixed(0)} MiB = ${(rss.own + rss.children).toFixed(0)} MiB.`,
+      );
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await data.drop();
+  }
+}
+
+await main();
