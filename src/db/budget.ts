@@ -19,3 +19,13 @@ export function remainingBudgetMs(): { remainingMs: number; capMs: number } | un
   if (!budget) return undefined;
   return { remainingMs: Math.max(0, budget.deadline - Date.now()), capMs: budget.capMs };
 }
+
+/**
+ * Time the current request spent waiting for something that is not database work (a fresh SQLite
+ * reader process starting up) moves its deadline by as much, so a busy machine's slow process
+ * start cannot eat a statement's allowance.
+ */
+export function excludeFromBudget(ms: number): void {
+  const budget = queryBudget.getStore();
+  if (budget) budget.deadline += ms;
+}

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from './connect.ts';
 import { addressableRun, visibleRun } from './predicates.ts';
 

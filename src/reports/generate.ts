@@ -6,7 +6,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Db } from '../db/connect.ts';
 import { createQueuedArtifact, markComplete, markFailed, markRunning } from '../db/report-artifacts.ts';
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
-import { REPORT_TYPES } from './catalog.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
 import { renderHtml } from './render-html.ts';
 import { renderPdf } from './render-pdf.ts';

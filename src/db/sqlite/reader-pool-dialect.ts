@@ -12,7 +12,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { QueryTimeout } from '../../errors.ts';
-import { remainingBudgetMs } from '../budget.ts';
+import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
 
 const childScript = fileURLToPath(new URL('./reader-child.ts', import.meta.url));
 
@@ -68,7 +68,9 @@ class ReaderProcess implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const waitStarted = Date.now();
     await this.ready;
+    excludeFromBudget(Date.now() - waitStarted);
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
     const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
