@@ -1,0 +1,178 @@
+// The transport under every method: one place that builds URLs, sends the key, honours 429's
+// Retry-After and turns error statuses into typed errors. It uses only the platform's fetch, so the
+// SDK runs unchanged in Node, Deno, Bun and browsers.
+import { errorFor, SightlineTimeoutError } from './errors.ts';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface ClientOptions {
+  /** `sl_live_…`; defaults to SIGHTLINE_API_KEY. Without one only the public demo brand answers. */
+  apiKey?: string;
+  /** The service's address, e.g. `https://sightline.example.com`; defaults to SIGHTLINE_BASE_URL. */
+  baseUrl?: string;
+  /** Retries of a request answered 429, each after the server's Retry-After (default 2). */
+  maxRetries?: number;
+  /** A longer Retry-After than this is not waited out: the 429 is thrown at once (default 60 000). */
+  maxRetryDelayMs?: number;
+  /** A fetch to use instead of the global one (a proxy agent, instrumentation). */
+  fetch?: typeof fetch;
+}
+
+const env = (name: string): string | undefined =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] ||
+  undefined;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After in seconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export class Transport {
+  readonly baseUrl: URL;
+  readonly #apiKey: string | undefined;
+  readonly #fetch: typeof fetch;
+  readonly #maxRetries: number;
+  readonly #maxRetryDelayMs: number;
+
+  constructor(options: ClientOptions) {
+    const base = options.baseUrl ?? env('SIGHTLINE_BASE_URL');
+    if (!base) throw new TypeError('Sightline: pass baseUrl or set SIGHTLINE_BASE_URL.');
+    // A trailing slash makes relative resolution keep a path prefix (a service behind /sightline/).
+    this.baseUrl = new URL(base.endsWith('/') ? base : `${base}/`);
+    this.#apiKey = options.apiKey ?? env('SIGHTLINE_API_KEY');
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+  }
+
+  /** `path` is a server path (`/api/brands/`) or a link the server returned (`next`, `responsesNext`). */
+  url(path: string, query: Query = {}): URL {
+    const url = this.#resolve(path);
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    return url;
+  }
+
+  /** The 2xx response; any other status is thrown as the matching SightlineError. */
+  async send(path: string, query?: Query): Promise<Response> {
+    const url = this.url(path, query);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.#fetch(url, { headers });
+      if (response.ok) return response;
+      const body = await readBody(response);
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const waitMs = (retryAfter ?? 1) * 1000;
+      if (response.status === 429 && attempt < this.#maxRetries && waitMs <= this.#maxRetryDelayMs) {
+        await sleep(waitMs);
+        continue;
+      }
+      throw errorFor(response.status, body, retryAfter);
+    }
+  }
+
+  async json<T>(path: string, query?: Query): Promise<T> {
+    return (await (await this.send(path, query)).json()) as T;
+  }
+
+  // Server paths are resolved under the base URL (keeping its path prefix). Absolute links (`next`)
+  // are followed as given on the base URL's origin; on another origin (a PUBLIC_BASE_URL that names a
+  // different host) only their path and query are kept, so the key is never sent anywhere else.
+  #resolve(link: string): URL {
+    if (/^https?:\/\//i.test(link)) {
+      const url = new URL(link);
+      if (url.origin === this.baseUrl.origin) return url;
+      return new URL(`.${url.pathname}${url.search}`, this.baseUrl);
+    }
+    return new URL(`.${link.startsWith('/') ? link : `/${link}`}`, this.baseUrl);
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A page envelope as every list endpoint answers it. */
+export interface Envelope<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+type Item<E> = E extends Envelope<infer T> ? T : never;
+
+/**
+ * A list: `for await` walks every item across pages by following `next`; `pages()` walks the
+ * envelopes (for `count`, or the report list's `permissions`); `page()` fetches only the page the
+ * parameters name. Nothing is requested until one of them is used.
+ */
+export class Pager<E extends Envelope<unknown>> implements AsyncIterable<Item<E>> {
+  readonly #transport: Transport;
+  readonly #path: string;
+  readonly #query: Query;
+
+  constructor(transport: Transport, path: string, query: Query = {}) {
+    this.#transport = transport;
+    this.#path = path;
+    this.#query = query;
+  }
+
+  page(): Promise<E> {
+    return this.#transport.json<E>(this.#path, this.#query);
+  }
+
+  async *pages(): AsyncGenerator<E, void, undefined> {
+    let page = await this.page();
+    yield page;
+    while (page.next !== null) {
+      page = await this.#transport.json<E>(page.next);
+      yield page;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item<E>, void, undefined> {
+    for await (const page of this.pages()) yield* page.results as Array<Awaited<Item<E>>>;
+  }
+}
+
+export interface WaitOptions {
+  /** Give up after this long (default 5 minutes). */
+  timeoutMs?: number;
+  /** First pause between polls (default 1 s); it doubles up to `maxIntervalMs` (default 15 s). */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+}
+
+/** Polls `read` until `done` holds, with doubling pauses, never sleeping past the deadline. */
+export async function poll<T>(
+  read: () => Promise<T>,
+  done: (state: T) => boolean,
+  options: WaitOptions,
+  what: string,
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const deadline = Date.now() + timeoutMs;
+  let interval = options.intervalMs ?? 1000;
+  for (;;) {
+    const state = await read();
+    if (done(state)) return state;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new SightlineTimeoutError(`${what} did not finish within ${timeoutMs} ms`, state);
+    await sleep(Math.min(interval, left));
+    interval = Math.min(interval * 2, options.maxIntervalMs ?? 15_000);
+  }
+}

@@ -1,0 +1,230 @@
+// The ergonomic layer: one namespace per resource, every endpoint of the API as a method, typed from
+// the OpenAPI document (schema.ts). Lists are Pagers (iterate items, or fetch one page); the run's
+// responses are walked through `responsesNext`.
+import { type ClientOptions, Pager, poll, Transport, type WaitOptions } from './http.ts';
+import type { components, operations } from './schema.ts';
+
+export * from './errors.ts';
+export type { ClientOptions, Envelope, WaitOptions } from './http.ts';
+export { Pager, parseRetryAfter } from './http.ts';
+export type { components, operations, paths } from './schema.ts';
+
+type Schemas = components['schemas'];
+export type Brand = Schemas['Brand'];
+export type Category = Schemas['Category'];
+export type Prompt = Schemas['Prompt'];
+export type RunListItem = Schemas['RunListItem'];
+export type RunStatus = Schemas['RunStatus'];
+export type RunDetail = Schemas['RunDetail'];
+export type LightResponse = Schemas['LightResponse'];
+export type FullResponse = Schemas['FullResponse'];
+export type Analytics = Schemas['Analytics'];
+export type ScoreHistory = Schemas['ScoreHistory'];
+export type CategoryDeltas = Schemas['CategoryDeltas'];
+export type Recommendation = Schemas['Recommendation'];
+export type PromptChanges = Schemas['PromptChanges'];
+export type ReportArtifact = Schemas['ReportArtifact'];
+export type ReportList = Schemas['ReportList'];
+
+/** The query parameters of an operation, as the document declares them. */
+export type QueryOf<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
+/** The JSON body an operation answers with 200. */
+export type ResultOf<K extends keyof operations> = operations[K]['responses'][200] extends {
+  content: { 'application/json': infer T };
+}
+  ? T
+  : never;
+
+/** Path ids are integers; bodies carry them as strings. Either is accepted. */
+export type Id = number | string;
+
+const seg = (id: Id) => encodeURIComponent(String(id));
+
+/** Run states after which a run does not change any more. */
+const RUN_DONE = new Set(['completed', 'failed', 'cancelled']);
+/** Report states after which an artifact does not change any more. */
+const REPORT_DONE = new Set(['complete', 'failed', 'aborted']);
+
+/** A downloaded report file. `body` and `bytes()` read the same stream: use one of them, once. */
+export interface ReportFile {
+  contentType: string;
+  /** From Content-Disposition, e.g. `acme-in_depth_report-2026-03-14.pdf`; null when absent. */
+  filename: string | null;
+  body: ReadableStream<Uint8Array>;
+  bytes(): Promise<Uint8Array>;
+}
+
+export class Sightline {
+  readonly brands: Brands;
+  readonly categories: Categories;
+  readonly runs: Runs;
+  readonly responses: Responses;
+  readonly prompts: Prompts;
+  readonly reports: Reports;
+
+  constructor(options: ClientOptions = {}) {
+    const t = new Transport(options);
+    this.brands = new Brands(t);
+    this.categories = new Categories(t);
+    this.runs = new Runs(t);
+    this.responses = new Responses(t);
+    this.prompts = new Prompts(t);
+    this.reports = new Reports(t);
+  }
+}
+
+class Resource {
+  protected readonly t: Transport;
+  constructor(transport: Transport) {
+    this.t = transport;
+  }
+}
+
+export class Brands extends Resource {
+  list(params: QueryOf<'listBrands'> = {}): Pager<ResultOf<'listBrands'>> {
+    return new Pager(this.t, '/api/brands/', params);
+  }
+  get(id: Id): Promise<ResultOf<'getBrand'>> {
+    return this.t.json(`/api/brands/${seg(id)}/`);
+  }
+  /** Needs no key for the public demo brand (9). */
+  categories(id: Id, params: QueryOf<'listBrandCategories'> = {}): Pager<ResultOf<'listBrandCategories'>> {
+    return new Pager(this.t, `/api/brands/${seg(id)}/categories/`, params);
+  }
+  analytics(id: Id, params: QueryOf<'getBrandAnalytics'> = {}): Promise<ResultOf<'getBrandAnalytics'>> {
+    return this.t.json(`/api/brands/${seg(id)}/analytics/`, params);
+  }
+  scoreHistory(
+    id: Id,
+    params: QueryOf<'getBrandScoreHistory'> = {},
+  ): Promise<ResultOf<'getBrandScoreHistory'>> {
+    return this.t.json(`/api/brands/${seg(id)}/score-history/`, params);
+  }
+  categoryDeltas(
+    id: Id,
+    params: QueryOf<'getBrandCategoryDeltas'> = {},
+  ): Promise<ResultOf<'getBrandCategoryDeltas'>> {
+    return this.t.json(`/api/brands/${seg(id)}/category-deltas/`, params);
+  }
+  /** Pro plan or higher: a lower plan is a SightlinePermissionError, not an empty list. */
+  recommendations(
+    id: Id,
+    params: QueryOf<'listBrandRecommendations'> = {},
+  ): Pager<ResultOf<'listBrandRecommendations'>> {
+    return new Pager(this.t, `/api/brands/${seg(id)}/recommendations/`, params);
+  }
+  runs(id: Id, params: QueryOf<'listBrandRuns'> = {}): Pager<ResultOf<'listBrandRuns'>> {
+    return new Pager(this.t, `/api/brands/${seg(id)}/runs/`, params);
+  }
+}
+
+export class Categories extends Resource {
+  prompts(id: Id, params: QueryOf<'listCategoryPrompts'> = {}): Pager<ResultOf<'listCategoryPrompts'>> {
+    return new Pager(this.t, `/api/categories/${seg(id)}/prompts/`, params);
+  }
+  analytics(id: Id, params: QueryOf<'getCategoryAnalytics'> = {}): Promise<ResultOf<'getCategoryAnalytics'>> {
+    return this.t.json(`/api/categories/${seg(id)}/analytics/`, params);
+  }
+  scoreHistory(
+    id: Id,
+    params: QueryOf<'getCategoryScoreHistory'> = {},
+  ): Promise<ResultOf<'getCategoryScoreHistory'>> {
+    return this.t.json(`/api/categories/${seg(id)}/score-history/`, params);
+  }
+  runs(id: Id, params: QueryOf<'listCategoryRuns'> = {}): Pager<ResultOf<'listCategoryRuns'>> {
+    return new Pager(this.t, `/api/categories/${seg(id)}/runs/`, params);
+  }
+}
+
+export class Runs extends Resource {
+  /** One page of the run's responses (default 200, at most 500) with its whole-run aggregates. */
+  get(id: Id, params: QueryOf<'getRun'> = {}): Promise<RunDetail> {
+    return this.t.json(`/api/runs/${seg(id)}/`, params);
+  }
+  /** Every response row of the run, following `responsesNext` from the page `params` names. */
+  async *responses(id: Id, params: QueryOf<'getRun'> = {}): AsyncGenerator<LightResponse, void, undefined> {
+    let run = await this.get(id, params);
+    yield* run.responses;
+    while (run.responsesNext !== null) {
+      run = await this.t.json<RunDetail>(run.responsesNext);
+      yield* run.responses;
+    }
+  }
+  status(id: Id): Promise<RunStatus> {
+    return this.t.json(`/api/runs/${seg(id)}/status/`);
+  }
+  /** Polls the status endpoint until the run is completed, failed or cancelled, and returns that status. */
+  waitUntilDone(id: Id, options: WaitOptions = {}): Promise<RunStatus> {
+    return poll(
+      () => this.status(id),
+      (s) => RUN_DONE.has(s.status),
+      options,
+      `run ${id}`,
+    );
+  }
+}
+
+export class Responses extends Resource {
+  get(id: Id, params: QueryOf<'getResponse'> = {}): Promise<FullResponse> {
+    return this.t.json(`/api/responses/${seg(id)}/`, params);
+  }
+}
+
+export class Prompts extends Resource {
+  changes(id: Id): Promise<PromptChanges> {
+    return this.t.json(`/api/prompts/${seg(id)}/changes/`);
+  }
+}
+
+export class Reports extends Resource {
+  /** The brand's artifacts; `pages()` gives the envelopes with their `permissions`. */
+  list(brandId: Id, params: QueryOf<'listBrandReports'> = {}): Pager<ReportList> {
+    return new Pager(this.t, `/api/brands/${seg(brandId)}/reports/`, params);
+  }
+  /** The newest artifact of `type` for the brand, whatever its status. */
+  latest(brandId: Id, type: string): Promise<ReportArtifact> {
+    return this.t.json(`/api/brands/${seg(brandId)}/reports/latest/`, { type });
+  }
+  /** With `brandId`, a 404 also when the artifact belongs to another brand. */
+  get(id: Id, options: { brandId?: Id } = {}): Promise<ReportArtifact> {
+    const path =
+      options.brandId === undefined
+        ? `/api/reports/${seg(id)}/`
+        : `/api/brands/${seg(options.brandId)}/reports/${seg(id)}/`;
+    return this.t.json(path);
+  }
+  /** Polls the artifact until it is complete, failed or aborted, and returns it. */
+  waitUntilComplete(id: Id, options: WaitOptions = {}): Promise<ReportArtifact> {
+    return poll(
+      () => this.get(id),
+      (a) => REPORT_DONE.has(a.status),
+      options,
+      `report ${id}`,
+    );
+  }
+  /** The rendered file: the PDF when there is one, else the HTML; `{ pdf: true }` insists on the PDF. */
+  async download(id: Id, options: { pdf?: boolean } = {}): Promise<ReportFile> {
+    const path = `/api/reports/${seg(id)}/${options.pdf ? 'download.pdf' : 'download/'}`;
+    const response = await this.t.send(path);
+    const body = response.body;
+    if (body === null) throw new TypeError(`report ${id}: the download has no body`);
+    const disposition = response.headers.get('content-disposition') ?? '';
+    return {
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+      filename: /filename="([^"]*)"/.exec(disposition)?.[1] ?? null,
+      body,
+      bytes: async () => new Uint8Array(await response.arrayBuffer()),
+    };
+  }
+  /** Node only: streams the file to `path` (node:fs is imported here, so the rest stays fetch-only). */
+  async downloadTo(
+    id: Id,
+    path: string,
+    options: { pdf?: boolean } = {},
+  ): Promise<Pick<ReportFile, 'contentType' | 'filename'>> {
+    const file = await this.download(id, options);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path, file.body);
+    return { contentType: file.contentType, filename: file.filename };
+  }
+}

@@ -1,0 +1,314 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import {
+  parseRetryAfter,
+  Sightline,
+  SightlineAuthError,
+  SightlineError,
+  SightlineNotFoundError,
+  SightlinePermissionError,
+  SightlineRateLimitError,
+  SightlineValidationError,
+} from '../clients/typescript/src/index.ts';
+import { renderSchema, SCHEMA_FILE } from '../scripts/sdk-generate.ts';
+import { buildApp } from '../src/app.ts';
+import type { App } from '../src/http/types.ts';
+import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
+
+// The TypeScript SDK (clients/typescript) against a real server on the demo data: what it returns
+// is compared with the raw JSON of the same requests, and its errors with the contract's statuses.
+
+const root = join(import.meta.dirname, '..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+let demo: DemoContext;
+let baseUrl: string;
+let sl: Sightline;
+let dir: string;
+const listen = async (app: App) => {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+};
+before(async () => {
+  demo = await createDemoContext();
+  baseUrl = await listen(demo.ctx.app);
+  sl = new Sightline({ apiKey: demo.keys.acme, baseUrl });
+  dir = mkdtempSync(join(tmpdir(), 'sightline-sdk-'));
+});
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await demo?.ctx.close();
+});
+
+/** The same request without the SDK. */
+// biome-ignore lint/suspicious/noExplicitAny: raw JSON, compared with what the SDK typed
+async function raw(url: string): Promise<any> {
+  const res = await fetch(new URL(url, baseUrl), { headers: { authorization: `Bearer ${demo.keys.acme}` } });
+  assert.equal(res.status, 200, url);
+  return res.json();
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SightlineError> {
+  const error = await promise.then(
+    () => assert.fail('expected an error'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof SightlineError, String(error));
+  return error;
+}
+
+describe('schema.ts', () => {
+  it('is what `npm run sdk:generate` makes of the current OpenAPI document', async () => {
+    const document = (await demo.ctx.app.inject({ url: '/api/openapi.json' })).json();
+    assert.ok(
+      (await renderSchema(document)) === readFileSync(SCHEMA_FILE, 'utf8'),
+      'clients/typescript/src/schema.ts is stale: run `npm run sdk:generate`',
+    );
+  });
+});
+
+describe('reading through the SDK', () => {
+  it('walks every brand across pages, as the raw pages list them', async () => {
+    // archived: the manifest lists every acme brand, the archived one too.
+    const params = { sort: 'name', page_size: 2, archived: true } as const;
+    const fromSdk = [];
+    for await (const brand of sl.brands.list(params)) fromSdk.push(brand);
+
+    const fromRaw = [];
+    let next: string | null = '/api/brands/?sort=name&page_size=2&archived=true';
+    let pages = 0;
+    while (next !== null) {
+      const page = await raw(next);
+      fromRaw.push(...page.results);
+      next = page.next;
+      pages++;
+    }
+    assert.ok(pages >= 2, `the demo's acme brands span ${pages} pages of 2`);
+    assert.deepEqual(fromSdk, fromRaw);
+    assert.deepEqual(
+      fromSdk.map((b) => Number(b.id)).sort((a, b) => a - b),
+      [...demo.brandIds.acme].sort((a, b) => a - b),
+    );
+    const names = fromSdk.map((b) => b.name);
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    );
+
+    const second = await sl.brands.list({ ...params, page: 2 }).page();
+    assert.deepEqual(second.results, fromSdk.slice(2, 4));
+    assert.equal(second.count, fromSdk.length);
+  });
+
+  it('gets a brand, its categories and its analytics', async () => {
+    const { brandId, categoryId } = demo.fixtures;
+    assert.deepEqual(await sl.brands.get(brandId), await raw(`/api/brands/${brandId}/`));
+    const categories = [];
+    for await (const category of sl.brands.categories(brandId, { page_size: 1 })) categories.push(category);
+    assert.ok(categories.some((c) => c.id === String(categoryId)));
+
+    // Over the whole history the figures do not depend on the request time (asOf does).
+    const analytics = await sl.brands.analytics(brandId, { range: 'all' });
+    assert.equal(analytics.window.range, 'all');
+    assert.deepEqual(analytics.metrics, (await raw(`/api/brands/${brandId}/analytics/?range=all`)).metrics);
+  });
+
+  it("walks a run's responses through responsesNext", async () => {
+    const { runId } = demo.fixtures;
+    const all = await raw(`/api/runs/${runId}/?page_size=500`);
+    assert.ok(all.responsesCount > 2, 'the run has more responses than one page of 2');
+    const walked = [];
+    for await (const response of sl.runs.responses(runId, { page_size: 2 })) walked.push(response);
+    assert.equal(walked.length, all.responsesCount);
+    assert.deepEqual(walked, all.responses);
+
+    const full = await sl.responses.get(walked[0]!.id, { includeHtml: true });
+    assert.equal(full.id, walked[0]!.id);
+    assert.equal(typeof full.answerHtml, 'string');
+  });
+
+  it('waits for a completed run at once', async () => {
+    const started = Date.now();
+    const status = await sl.runs.waitUntilDone(demo.fixtures.runId, { timeoutMs: 5000 });
+    assert.equal(status.status, 'completed');
+    assert.equal(status.pollUrl, `/api/runs/${demo.fixtures.runId}/`);
+    assert.ok(status.finishedAt !== null);
+    assert.ok(Date.now() - started < 1000, 'a finished run needs one poll, no pause');
+  });
+
+  it('downloads a complete report as PDF bytes, and to a file', async () => {
+    const { report } = demo.fixtures;
+    assert.equal((await sl.reports.waitUntilComplete(report.id, { timeoutMs: 5000 })).status, 'complete');
+    const file = await sl.reports.download(report.id);
+    assert.equal(file.contentType, 'application/pdf');
+    assert.match(file.filename ?? '', /\.pdf$/);
+    const bytes = await file.bytes();
+    assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), '%PDF');
+
+    const target = join(dir, 'report.pdf');
+    await sl.reports.downloadTo(report.id, target, { pdf: true });
+    assert.deepEqual(readFileSync(target), Buffer.from(bytes));
+
+    const pages = sl.reports.list(report.brandId).pages();
+    const first = (await pages.next()).value;
+    assert.equal(first?.permissions.reportsReady, true);
+    assert.equal((await sl.reports.latest(report.brandId, report.type)).reportType, report.type);
+  });
+});
+
+describe('errors through the SDK', () => {
+  it('404, 400 with fields, 401 and 403 are typed', async () => {
+    const notFound = await rejection(sl.brands.get(999_999_999));
+    assert.ok(notFound instanceof SightlineNotFoundError);
+    assert.equal(notFound.status, 404);
+
+    const invalid = await rejection(sl.brands.analytics(demo.fixtures.brandId, { range: '13d' as 'all' }));
+    assert.ok(invalid instanceof SightlineValidationError);
+    assert.deepEqual(invalid.fields, { range: ['"13d" is not a valid choice.'] });
+
+    const badKey = new Sightline({ apiKey: 'sl_live_nope', baseUrl });
+    const unauthorized = await rejection(badKey.brands.get(demo.fixtures.brandId));
+    assert.ok(unauthorized instanceof SightlineAuthError);
+    assert.deepEqual(unauthorized.body, { detail: 'Invalid API key.' });
+
+    const noRuns = new Sightline({
+      apiKey: await demo.mint('acme', { scopes: allScopesBut('runs:read') }),
+      baseUrl,
+    });
+    const forbidden = await rejection(noRuns.runs.status(demo.fixtures.runId));
+    assert.ok(forbidden instanceof SightlinePermissionError);
+    assert.match((forbidden.body as { detail: string }).detail, /runs:read/);
+  });
+
+  it('reads the public demo brand without a key', async () => {
+    const anonymous = new Sightline({ baseUrl });
+    const page = await anonymous.brands.categories(demo.manifest.demoBrandId).page();
+    assert.ok(page.count > 0);
+  });
+
+  it('a 429 carries Retry-After; a longer wait than allowed is not waited out', async () => {
+    // A second app on the same data with a limit of 1 request a minute: the second request is a
+    // 429 whose Retry-After (up to 60 s) is more than a test can wait, so retrying is bounded by
+    // maxRetryDelayMs rather than exercised.
+    const limited = await buildApp(
+      { ...demo.ctx.config, rateLimitPerMinute: 1 },
+      {
+        databases: demo.ctx.dbs,
+        logger: false,
+      },
+    );
+    try {
+      const limitedUrl = await listen(limited);
+      let requests = 0;
+      const counting: typeof fetch = (input, init) => {
+        requests++;
+        return fetch(input, init);
+      };
+      const apiKey = await demo.mint('acme');
+      const client = (options: { maxRetries: number; maxRetryDelayMs?: number }) =>
+        new Sightline({ apiKey, baseUrl: limitedUrl, fetch: counting, ...options });
+      await client({ maxRetries: 0 }).brands.get(demo.fixtures.brandId);
+
+      const throttled = await rejection(client({ maxRetries: 0 }).brands.get(demo.fixtures.brandId));
+      assert.ok(throttled instanceof SightlineRateLimitError);
+      assert.ok(throttled.retryAfter !== null && throttled.retryAfter >= 1 && throttled.retryAfter <= 60);
+      assert.match((throttled.body as { detail: string }).detail, /^Request was throttled\./);
+
+      const started = Date.now();
+      const bounded = await rejection(
+        client({ maxRetries: 5, maxRetryDelayMs: 500 }).brands.get(demo.fixtures.brandId),
+      );
+      assert.ok(bounded instanceof SightlineRateLimitError);
+      assert.ok(Date.now() - started < 1000);
+      assert.equal(requests, 3, 'one accepted request, then one attempt each: no retry');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('parses Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-03-14T05:12:00Z');
+    assert.equal(parseRetryAfter('17', now), 17);
+    assert.equal(parseRetryAfter('Sat, 14 Mar 2026 05:12:30 GMT', now), 30);
+    assert.equal(parseRetryAfter('Sat, 14 Mar 2026 05:11:00 GMT', now), 0);
+    assert.equal(parseRetryAfter('soon', now), null);
+    assert.equal(parseRetryAfter(null, now), null);
+  });
+});
+
+describe('the packed SDK', () => {
+  it('installs from its tarball into an empty project, type-checks there and runs on plain Node', async () => {
+    const sdk = join(root, 'clients', 'typescript');
+    const packed = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: sdk, encoding: 'utf8' });
+    assert.equal(packed.status, 0, packed.stdout + packed.stderr);
+    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+    assert.ok(tarball, 'npm pack wrote a tarball');
+
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{"name":"newcomer","private":true,"type":"module"}\n');
+    const install = spawnSync(
+      'npm',
+      ['install', join(dir, tarball), '--no-audit', '--no-fund', '--offline'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(install.status, 0, install.stdout + install.stderr);
+
+    // One program, run as JavaScript on plain Node (the tarball's dist/) and type-checked as
+    // TypeScript with the lines a TypeScript caller adds.
+    const program = [
+      "import { Sightline, SightlineNotFoundError } from '@sightline/sdk';",
+      'const sl = new Sightline({ apiKey: process.env.KEY, baseUrl: process.env.URL });',
+      'const brand = await sl.brands.get(Number(process.env.BRAND));',
+      'const names = [];',
+      "for await (const b of sl.brands.list({ sort: 'name', archived: true })) names.push(b.name);",
+      'const missing = await sl.brands.get(999999999).catch((e) => e instanceof SightlineNotFoundError);',
+      'console.log(JSON.stringify({ name: brand.name, brands: names.length, missing }));',
+    ];
+    writeFileSync(join(project, 'use.mjs'), program.join('\n'));
+    writeFileSync(
+      join(project, 'use.ts'),
+      [
+        ...program,
+        "import type { Brand, RunDetail } from '@sightline/sdk';",
+        "const typed: Pick<Brand, 'name' | 'averageScore'> = brand;",
+        "const next: RunDetail['responsesNext'] = null;",
+        'export { typed, next };',
+        'declare const process: { env: Record<string, string | undefined> };',
+      ].join('\n'),
+    );
+    // A browser-like consumer: the DOM library, no @types/node, the package's .d.ts checked too.
+    const tsc = spawnSync(
+      bin('tsc'),
+      ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'use.ts'],
+      { cwd: project, encoding: 'utf8' },
+    );
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+
+    const brand = await sl.brands.get(demo.fixtures.brandId);
+    // Asynchronously: the server answering it runs in this process.
+    const run = await promisify(execFile)(process.execPath, ['use.mjs'], {
+      cwd: project,
+      env: {
+        PATH: process.env.PATH,
+        KEY: demo.keys.acme,
+        URL: baseUrl,
+        BRAND: String(demo.fixtures.brandId),
+      },
+    });
+    assert.deepEqual(JSON.parse(run.stdout), {
+      name: brand.name,
+      brands: demo.brandIds.acme.length,
+      missing: true,
+    });
+  });
+});
