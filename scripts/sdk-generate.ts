@@ -18,11 +18,10 @@ const HEADER =
 /** schema.ts for an OpenAPI document: openapi-typescript's output, formatted as the repository is. */
 export async function renderSchema(document: object): Promise<string> {
   const types = HEADER + astToString(await openapiTS(document as never));
-  // The SDK's own Biome configuration: the root one does not list clients/ (it would ignore the file).
   const biome = spawnSync(
     join(root, 'node_modules', '.bin', 'biome'),
-    ['format', '--config-path=sdk.biome.json', '--stdin-file-path=src/schema.ts'],
-    { input: types, encoding: 'utf8', cwd: sdk },
+    ['format', '--stdin-file-path=clients/typescript/src/schema.ts'],
+    { input: types, encoding: 'utf8', cwd: root },
   );
   if (biome.status !== 0) throw new Error(`biome format failed: ${biome.stderr}`);
   return biome.stdout;
