@@ -159,12 +159,16 @@ if (reason) {
 } else {
   const prefix = `sl_test_${randomBytes(4).toString('hex')}`;
   results.push(
-    runSuite(productionLabel, files.filter((f) => !EMBEDDED_ONLY.has(f)), {
-      TEST_DATABASE_URL: databaseUrl,
-      TEST_REDIS_URL: redisUrl,
-      TEST_DATABASE_PREFIX: prefix,
-      TEST_TEMPLATES: `${prefix}_tpl`,
-    }),
+    runSuite(
+      productionLabel,
+      files.filter((f) => !EMBEDDED_ONLY.has(f)),
+      {
+        TEST_DATABASE_URL: databaseUrl,
+        TEST_REDIS_URL: redisUrl,
+        TEST_DATABASE_PREFIX: prefix,
+        TEST_TEMPLATES: `${prefix}_tpl`,
+      },
+    ),
   );
   await dropLeftovers(prefix);
 }
