@@ -5,6 +5,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface QueryBudget {
   deadline: number;
   capMs: number;
+  /** The end of the latest wait already set aside, so overlapping waits count once. */
+  excludedUntil?: number;
 }
 
 export const queryBudget = new AsyncLocalStorage<QueryBudget>();
@@ -21,11 +23,14 @@ export function remainingBudgetMs(): { remainingMs: number; capMs: number } | un
 }
 
 /**
- * Time the current request spent waiting for something that is not database work (a fresh SQLite
- * reader process starting up) moves its deadline by as much, so a busy machine's slow process
- * start cannot eat a statement's allowance.
+ * A wait of the current request for something that is not database work (a fresh SQLite reader
+ * process starting up) moves its deadline by as much, so a busy machine's slow process start
+ * cannot eat a statement's allowance. Statements of one request that wait for the same start
+ * overlap: only the part of a wait not already set aside counts.
  */
-export function excludeFromBudget(ms: number): void {
+export function excludeFromBudget(from: number, until: number): void {
   const budget = queryBudget.getStore();
-  if (budget) budget.deadline += ms;
+  if (!budget) return;
+  budget.deadline += Math.max(0, until - Math.max(from, budget.excludedUntil ?? from));
+  budget.excludedUntil = Math.max(until, budget.excludedUntil ?? until);
 }

@@ -70,7 +70,7 @@ class ReaderProcess implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const waitStarted = Date.now();
     await this.ready;
-    excludeFromBudget(Date.now() - waitStarted);
+    excludeFromBudget(waitStarted, Date.now());
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
     const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
