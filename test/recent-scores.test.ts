@@ -206,8 +206,8 @@ it('keeps each prompt’s newest and previous score through imports, publishing 
 it('fills the kept scores from the stored run scores when the migration is applied to existing data', async () => {
   const before = await kept();
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-  assert.equal((await migrator.migrateDown()).error, undefined);
-  assert.deepEqual(await migrateToLatest(db), ['0003_recent_prompt_scores']);
+  assert.equal((await migrator.migrateTo('0002_monitoring')).error, undefined);
+  assert.deepEqual(await migrateToLatest(db), ['0003_recent_prompt_scores', '0004_recommendation_findings']);
   assert.deepEqual(await kept(), before);
   assert.deepEqual(before, await recomputed());
 });

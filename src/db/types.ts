@@ -376,6 +376,13 @@ export interface RecommendationsTable {
   deleted_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Type and subject of the finding, e.g. `content_gap:prompt:12`; '' on rows older than it. */
+  finding_key: Generated<string>;
+  /** prompt, domain, platform or competitor. */
+  subject_kind: Generated<string>;
+  subject: Generated<string>;
+  /** JSON of the numbers the rationale quotes. */
+  evidence: Generated<string>;
 }
 
 export interface RecommendationArtifactsTable {
@@ -408,6 +415,8 @@ export interface RecommendationOutcomesTable {
   attribution_confidence: string;
   is_measured: Flag;
   notes: string;
+  baseline_sample_size: Generated<number>;
+  current_sample_size: Generated<number>;
 }
 
 export interface Database {
