@@ -28,9 +28,10 @@ export interface DraftSubject {
   competitorNames: string[];
 }
 
-/** "3 of 4 (75%)"; without a percentage when there is nothing to divide by. */
+/** "3 of 4 answers (75%)"; without a percentage when there is nothing to divide by. */
 export function share(part: number, whole: number): string {
-  return whole === 0 ? `${part} of ${whole}` : `${part} of ${whole} (${Math.round((100 * part) / whole)}%)`;
+  const of = `${part} of ${whole} answers`;
+  return whole === 0 ? of : `${of} (${Math.round((100 * part) / whole)}%)`;
 }
 
 const day = (instant: string) => instant.slice(0, 10);
@@ -46,6 +47,10 @@ function common(brand: DraftBrand, evidence: ContentGapEvidence | CitationOutrea
       evidence.competitors.length === 0
         ? 'the alternatives'
         : names.format(evidence.competitors.map((c) => c.name)),
+    competitorList:
+      evidence.competitors.length === 0
+        ? 'none'
+        : evidence.competitors.map((c) => `${c.name} (in ${c.answers})`).join(', '),
   };
 }
 
@@ -58,10 +63,6 @@ function contentGapValues(brand: DraftBrand, e: ContentGapEvidence): Record<stri
       e.usualMentionRate === null
         ? ''
         : ` Across its other monitored prompts it was named in ${Math.round(100 * e.usualMentionRate)}% of answers.`,
-    competitorList:
-      e.competitors.length === 0
-        ? 'none'
-        : e.competitors.map((c) => `${c.name} (${share(c.answers, e.answers)})`).join(', '),
   };
 }
 
@@ -71,10 +72,6 @@ function outreachValues(brand: DraftBrand, e: CitationOutreachEvidence): Record<
     domain: e.domain,
     competitorShare: share(e.competitorAnswersCiting, e.competitorAnswers),
     brandShare: share(e.brandAnswersCiting, e.brandAnswers),
-    competitorList:
-      e.competitors.length === 0
-        ? 'none'
-        : e.competitors.map((c) => `${c.name} (named in ${c.answers})`).join(', '),
     urlList: e.urls.length === 0 ? 'none recorded' : e.urls.join(', '),
   };
 }
