@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Insertable } from 'kysely';
-import { loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/connect.ts';
 import { askUsage, setOrgMonitoring } from '../src/db/monitoring.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
 import { InvalidInput } from '../src/domain/catalog.ts';
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../src/domain/recommendation-evidence.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
-import { artifactId, draftArtifacts, draftInputs } from '../src/recommendations/artifacts.ts';
+import { artifactId, draftArtifacts, draftEngine, draftInputs } from '../src/recommendations/artifacts.ts';
+import { runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { ANSWER, type FakeVendor, PAGES, startFakeVendor } from './support/fake-engines.ts';
 import { BrandFixture, insertOrg, insertRecommendationArtifact, mintKey } from './support/fixtures.ts';
@@ -19,7 +18,6 @@ import { BrandFixture, insertOrg, insertRecommendationArtifact, mintKey } from '
 // write from a small fixture, a vendor engine through its SDK against a local fake (answers,
 // failures, the budget), idempotence, the tenancy of the prompt, the API list and the command.
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 const AT = new Date('2026-03-31T08:00:00.000Z');
 const LATER = new Date('2026-04-02T09:00:00.000Z');
 const CLAUDE_KEY = 'sk-ant-test-artifacts-0123456789';
@@ -202,6 +200,31 @@ before(async () => {
 after(async () => {
   await claudeFake.close();
   await ctx.close();
+});
+
+describe('SIGHTLINE_DRAFT_ENGINE', () => {
+  it('names the drafting engine among the configured ones; unset, there is none', () => {
+    const config = loadConfig({ SIGHTLINE_DRAFT_ENGINE: 'simulated' }).engines;
+    assert.equal(draftEngine(config, createEngines(config))?.name, 'simulated');
+    const unset = loadConfig({}).engines;
+    assert.equal(draftEngine(unset, createEngines(unset)), null);
+  });
+
+  for (const [value, message] of [
+    ['bard', /SIGHTLINE_DRAFT_ENGINE must be one of chatgpt, claude/],
+    ['claude', /SIGHTLINE_DRAFT_ENGINE is claude, which is not configured: set ANTHROPIC_API_KEY/],
+  ] as const) {
+    it(`refuses ${value} at start-up`, () => {
+      assert.throws(
+        () => loadConfig({ SIGHTLINE_DRAFT_ENGINE: value }),
+        (error: Error) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, message);
+          return true;
+        },
+      );
+    });
+  }
 });
 
 describe('the simulated engine drafts', () => {
@@ -418,16 +441,7 @@ describe('the API list', () => {
 });
 
 describe('sightline recommendations draft', () => {
-  function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [MAIN, ...args],
-        { env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' } },
-        (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const cli = (...args: string[]) => runCli(ctx.config.databaseUrl, ...args);
 
   it('redrafts with the named engine and prints the artifact id last', async () => {
     await rec(acme, 40, 'citation_outreach', OUTREACH);
