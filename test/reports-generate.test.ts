@@ -251,6 +251,42 @@ describe('report generation: documents and figures', () => {
     assert.ok(allItems(r).includes('within the sampling noise'));
   });
 
+  it('words a within-noise score change and source share changes as such, in bullets and tables', async () => {
+    // Score (the prompt-mean interval, methodology.md "Uncertainty"; t with 2 df: df factor
+    // 0.207503). Latest prompt scores 100, 70, 83.33 on 2, 2, 3 samples: mean 0.844444,
+    // deviations 0.155556, −0.144444, −0.011111, squares 0.045185, variance (3/2)·0.045185 / 9 =
+    // 0.007531 under the binomial 0.844444·0.155556 / (9 / (½ + ½ + ⅓) = 6.75) = 0.019460: design
+    // effect 1, effective 6.75 × 0.207503 = 1.400645; Wilson low 0.592030 − 0.399964 = 0.192066.
+    // Boundary 35, 42.5, 50 on 2 samples each: 0.425, variance (3/2)·0.01125 / 9 = 0.001875 under
+    // 0.425·0.575 / 6 = 0.040729, effective 6 × 0.207503 = 1.245016; Wilson high 0.481645 +
+    // 0.433322 = 0.914967. The difference 0.419444, its low end 0.419444 − √((0.844444 −
+    // 0.192066)² + (0.914967 − 0.425)²) = 0.419444 − 0.815883 < 0.
+    const history = await get(`/api/brands/${fx.brandId}/score-history/?range=30d`);
+    assert.deepEqual(
+      [history.windowedDelta.delta, history.windowedDelta.significance],
+      [41.9, 'within_noise'],
+    );
+    const summary = text(report('executive_summary_v2'));
+    assert.match(
+      summary,
+      /Visibility score held steady — within the sampling noise \(\+41\.9 pts\) over the last 30 days, from 42\.5 to 84\.4\./,
+    );
+    // The headline card keeps the figure, uncoloured, and says why it is no news.
+    assert.ok(allItems(report('executive_summary_v2')).includes('+41.9 pts'));
+
+    // Sources: g2.com 4 of 8 citations now (R3 www.g2.com/a and g2.com/b, R4 g2.com/c, R5
+    // www.g2.com/a) against 2 of 3 before (R1: www.g2.com/a, g2.com/b, capterra.com/x): 0.5 −
+    // 0.666667 = −16.67 pts; capterra.com 1 of 8 against 1 of 3: −20.83 pts. Before, only p1 and
+    // p2 cited anything: two prompts give no interval, so neither change can show a move.
+    const { sources } = await get(`/api/brands/${fx.brandId}/analytics/?range=30d`);
+    const g2 = sources.items.find((item: { domain: string }) => item.domain === 'g2.com');
+    assert.deepEqual([g2.shareDelta, g2.shareDeltaSignificance], [-0.1667, 'within_noise']);
+    // The table cell wraps, so its words are read from the page's text in order.
+    const inDepth = text(report('in_depth_report')).replace(/\s+/g, ' ');
+    assert.match(inDepth, /g2\.com 4 3 50\.00% held steady — within the sampling noise \(-16\.67 pts\)/);
+    assert.match(inDepth, /capterra\.com 1 1 12\.50% held steady — within the sampling noise \(-20\.83 pts\)/);
+  });
+
   it('renders HTML with the same figures and nothing fetched from outside', () => {
     for (const [type, r] of reports) {
       assert.ok(r.html.startsWith('<!DOCTYPE html>'), type);
