@@ -49,12 +49,15 @@ describe('analytics intervals and significance', () => {
       return res.json();
     };
     const analytics = () => get('analytics/');
-    /** The brand's windowed score delta, and its one category's from the category deltas. */
-    const windowedDeltas = async () => {
+    /** The brand's windowed score delta and its one category's (category deltas) have these fields. */
+    const windowedDeltasHave = async (expected: Record<string, unknown>) => {
       const [history, categories] = await Promise.all([get('score-history/'), get('category-deltas/')]);
-      return { brand: history.windowedDelta, category: categories.deltas[String(category)] };
+      for (const delta of [history.windowedDelta, categories.deltas[String(category)]]) {
+        const served = Object.fromEntries(Object.keys(expected).map((field) => [field, delta[field]]));
+        assert.deepEqual(served, expected);
+      }
     };
-    return { fixture, category, prompts, run, analytics, windowedDeltas };
+    return { fixture, category, prompts, run, analytics, windowedDeltasHave };
   }
 
   /** One prompt's answers: `mentioned` of `weight` samples name the brand (at `rank`), the rest not. */
@@ -271,7 +274,6 @@ describe('analytics intervals and significance', () => {
       { prompt: p2, weight: 2, mentioned: true, rank: 1 },
       { prompt: p3, weight: 2, mentioned: true },
     ]);
-    const { brand, category } = await t.windowedDeltas();
     // Now: values 1, 1, 0.5, mean 0.833333; deviations 0.166667, 0.166667, −0.333333, squares
     // 0.166667; cluster variance (3/2)·0.166667 / 3² = 0.027778. Trials 3² / (3 × ½) = 6, binomial
     // 0.833333·0.166667 / 6 = 0.023148: design effect 1.2, effective 6 / 1.2 × 0.207503 = 1.037513.
@@ -280,7 +282,7 @@ describe('analytics intervals and significance', () => {
     // √(0.133867 + 0.892172) = 0.422178: 0.148705 … 0.993061 → 14.8 … 99.4.
     // Before: 0, 0, 0.5, the mirror image: 0.006939 … 0.851295. The difference 0.666667, its low
     // end 0.666667 − √((0.833333 − 0.148705)² + (0.851295 − 0.166667)²) = 0.666667 − 0.968210 < 0.
-    const expected = {
+    await t.windowedDeltasHave({
       latestScore: 83.3,
       boundaryScore: 16.7,
       delta: 66.7,
@@ -288,13 +290,7 @@ describe('analytics intervals and significance', () => {
       latestScoreInterval: { low: 14.8, high: 99.4 },
       latestScoreIntervalReason: null,
       significance: 'within_noise',
-    };
-    for (const delta of [brand, category]) {
-      assert.deepEqual(
-        Object.fromEntries(Object.keys(expected).map((field) => [field, delta[field]])),
-        expected,
-      );
-    }
+    });
   });
 
   it('calls a modest score change on many prompts moved', async () => {
@@ -309,7 +305,6 @@ describe('analytics intervals and significance', () => {
       CURRENT,
       ps.map((prompt) => ({ prompt, weight: 50, mentioned: true, rank: 4 })),
     );
-    const { brand, category } = await t.windowedDeltas();
     // Trials 20² / (20 × 1/50) = 1000; t with 19 df gives the df factor 0.876895.
     // Now: no spread, so the design effect is its floor 1: effective 1000 × 0.876895 = 876.8953.
     // Wilson: z²/n = 0.0043807, centre (0.55 + 0.0021904) / 1.0043807 = 0.549782, half
@@ -319,7 +314,7 @@ describe('analytics intervals and significance', () => {
     // 0.45·0.55 / 1000 = 0.0002475: design effect 1 again, the mirror image 0.417362 … 0.483075.
     // The difference 0.1, its low end 0.1 − √((0.55 − 0.516925)² + (0.483075 − 0.45)²)
     // = 0.1 − 0.033075·√2 = 0.1 − 0.046775 = 0.0532 > 0.
-    const expected = {
+    await t.windowedDeltasHave({
       latestScore: 55,
       boundaryScore: 45,
       delta: 10,
@@ -327,12 +322,6 @@ describe('analytics intervals and significance', () => {
       latestScoreInterval: { low: 51.6, high: 58.3 },
       latestScoreIntervalReason: null,
       significance: 'moved',
-    };
-    for (const delta of [brand, category]) {
-      assert.deepEqual(
-        Object.fromEntries(Object.keys(expected).map((field) => [field, delta[field]])),
-        expected,
-      );
-    }
+    });
   });
 });

@@ -284,7 +284,10 @@ describe('report generation: documents and figures', () => {
     // The table cell wraps, so its words are read from the page's text in order.
     const inDepth = text(report('in_depth_report')).replace(/\s+/g, ' ');
     assert.match(inDepth, /g2\.com 4 3 50\.00% held steady — within the sampling noise \(-16\.67 pts\)/);
-    assert.match(inDepth, /capterra\.com 1 1 12\.50% held steady — within the sampling noise \(-20\.83 pts\)/);
+    assert.match(
+      inDepth,
+      /capterra\.com 1 1 12\.50% held steady — within the sampling noise \(-20\.83 pts\)/,
+    );
   });
 
   it('renders HTML with the same figures and nothing fetched from outside', () => {

@@ -202,7 +202,10 @@ describe('windowed delta: interval and significance', () => {
     // Boundary (as of R1): 0, 0, 0.5 → 0.166667, the mirror image: 0.006939 … 0.851295.
     // The delta 83.3 − 16.7 = +66.7 looks large, but its interval's low end is
     // 0.666667 − √((0.833333 − 0.148705)² + (0.851295 − 0.166667)²) = 0.666667 − 0.968210 < 0.
-    assert.deepEqual([d.delta?.toFixed(1), d.suppressedReason, d.significance], ['66.7', null, 'within_noise']);
+    assert.deepEqual(
+      [d.delta?.toFixed(1), d.suppressedReason, d.significance],
+      ['66.7', null, 'within_noise'],
+    );
   });
 
   it('gives none on fewer than three prompts, and no significance to a suppressed delta', () => {

@@ -58,7 +58,9 @@ export const heldSteady = (changeText: string) => `held steady — ${WITHIN_NOIS
  * heldSteady, in no colour; any other as it is.
  */
 export function worded(change: Change | null, significance: string | null): Change | null {
-  return change && significance === 'within_noise' ? { text: heldSteady(change.text), tone: 'neutral' } : change;
+  return change && significance === 'within_noise'
+    ? { text: heldSteady(change.text), tone: 'neutral' }
+    : change;
 }
 
 function tone(value: number, higherIsBetter: boolean): Tone {
