@@ -226,6 +226,12 @@ describe('report generation: documents and figures', () => {
     assert.match(all, /New citations/);
     assert.ok(items.includes('ycombinator.com'));
     assert.ok(all.includes('Best help desk for startups?'), "p1's latest run (R5) is this week");
+    // This week only R5 ran, on p1 and p2: two prompts give no interval, so the week-on-week table
+    // words the rank's change as no news.
+    assert.match(
+      all.replace(/\s+/g, ' '),
+      /Average rank 2\.00 1\.00 held steady — within the sampling noise \(\+1\.00\)/,
+    );
     assert.ok(!all.includes('Best live chat widget?'), "p3's latest run (R4, 5 Mar) is not");
   });
 
@@ -287,6 +293,30 @@ describe('report generation: documents and figures', () => {
     assert.match(
       inDepth,
       /capterra\.com 1 1 12\.50% held steady — within the sampling noise \(-20\.83 pts\)/,
+    );
+  });
+
+  it('says under the share-of-voice bars which changes are within the sampling noise', async () => {
+    // Brand share of voice per prompt now (R3–R5), brand mentions of all entities' mentions: p1
+    // 4 of 7, p2 3 of 10, p3 3 of 6 → 10 / 23 = 0.434783. Residuals 4 − 3.043478 = 0.956522,
+    // 3 − 4.347826 = −1.347826, 3 − 2.608696 = 0.391304, squares 2.884688; variance (3/2)·2.884688 /
+    // 23² = 0.008180 under the binomial 0.434783·0.565217 / 23 = 0.010685: design effect 1,
+    // effective 23 × 0.207503 = 4.772569; Wilson: z²/n = 0.804904, centre (0.434783 + 0.402452) /
+    // 1.804904 = 0.463867, half 1.085911·√(0.245747 / 4.772569 + 3.841459 / (4·4.772569²)) =
+    // 0.332323, low 0.131544. Before (R1, R2): p1 1 of 3, p2 1 of 4, p3 1 of 3 → 0.3; residuals
+    // 0.1, −0.2, 0.1, variance (3/2)·0.06 / 10² = 0.0009 under 0.21 / 10: effective 10 × 0.207503 =
+    // 2.07503; centre (0.3 + 0.925642) / 2.851284 = 0.429861, half 0.687397·√(0.21 / 2.07503 +
+    // 3.841459 / (4·2.07503²)) = 0.391422, high 0.821283. The difference 0.134783, its low end
+    // 0.134783 − √((0.434783 − 0.131544)² + (0.821283 − 0.3)²) = 0.134783 − 0.603068 < 0.
+    const analytics = await get(`/api/brands/${fx.brandId}/analytics/?range=30d`);
+    const own = analytics.shareOfVoice.visible.find((e: { isUserBrand: boolean }) => e.isUserBrand);
+    assert.deepEqual([own.shareDelta, own.shareDeltaSignificance], [0.1348, 'within_noise']);
+    assert.match(
+      text(report('executive_summary_v2')).replace(/\s+/g, ' '),
+      /Held steady — within the sampling noise: Brightdesk \(\+13\.48 pts\)/,
+    );
+    assert.ok(
+      report('executive_summary_v2').html.includes('Held steady — within the sampling noise: Brightdesk'),
     );
   });
 

@@ -86,6 +86,11 @@ export function sentimentBlock(analytics: Analytics): Block {
 export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'Share of voice'): Block {
   const entries = analytics.shareOfVoice.visible.slice(0, limit);
   const largest = Math.max(0, ...entries.map((e) => e.share ?? 0));
+  // A bar has room for its figure only: the words for a change within the noise go under the bars.
+  const steady = entries.flatMap((e) => {
+    const change = f.rateChange(e.shareDelta);
+    return change && e.shareDeltaSignificance === 'within_noise' ? [`${e.name} (${change.text})`] : [];
+  });
   return {
     kind: 'bars',
     title,
@@ -98,6 +103,7 @@ export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'S
       highlight: e.isUserBrand,
     })),
     empty: 'No brand or competitor was mentioned in this window.',
+    note: steady.length > 0 ? `Held steady — ${f.WITHIN_NOISE}: ${steady.join(', ')}.` : '',
   };
 }
 
