@@ -58,24 +58,21 @@ export function historySlice(
   };
 }
 
-const at = (point: { scoredAt: string }) => Date.parse(point.scoredAt);
+const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
 
-/**
- * The prompt scores the score as of `point` is the mean of: each prompt's latest score at or
- * before it, in the timeline's order (finish time, then run id).
- */
+/** Finish time, then run id: the order in which scores replace each other (scoring.ts byTime). */
+const after = (a: { scoredAt: string; runId: number }, b: { scoredAt: string; runId: number }) =>
+  a.scoredAt > b.scoredAt || (a.scoredAt === b.scoredAt && a.runId > b.runId);
+
+/** The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it. */
 function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfRun): PromptScore[] {
-  const until = at(point);
-  const latest = new Map<number, { s: SampledPromptScore; time: number }>();
+  const latest = new Map<number, SampledPromptScore>();
   for (const s of scores) {
-    const time = at(s);
-    if (time > until || (time === until && s.runId > point.runId)) continue;
+    if (after(s, point)) continue;
     const held = latest.get(s.promptId);
-    if (!held || time > held.time || (time === held.time && s.runId > held.s.runId)) {
-      latest.set(s.promptId, { s, time });
-    }
+    if (!held || after(s, held)) latest.set(s.promptId, s);
   }
-  return [...latest.values()].map(({ s }) => ({ score: s.score, samples: s.samples }));
+  return [...latest.values()].map((s) => ({ score: s.score, samples: s.samples }));
 }
 
 /**
