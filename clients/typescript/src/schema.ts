@@ -633,6 +633,12 @@ export interface components {
       asOfRunId: number | null;
       spanLabel: string;
       suppressedReason: ('no_data' | 'no_prior' | 'no_boundary' | 'cross_era') | null;
+      latestScoreInterval: {
+        low: number;
+        high: number;
+      } | null;
+      latestScoreIntervalReason: ('no_data' | 'too_few_prompts' | 'no_spread') | null;
+      significance: ('moved' | 'within_noise') | null;
     };
     BrandList: {
       count: number;
