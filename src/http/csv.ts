@@ -125,6 +125,9 @@ function table(schema: unknown, body: unknown, csv: CsvRows, block: string) {
 export function csvText(header: readonly string[], records: readonly Cell[][]): string {
   return stringify([header, ...records], {
     record_delimiter: 'windows',
+    // The library quotes a cell holding the CRLF delimiter, not one holding a bare CR or LF, which
+    // RFC 4180 parsers would take for the end of the record.
+    quoted_match: /[\r\n]/,
     // A text cell starting with =, +, -, @, tab or CR gets a leading ' so that a spreadsheet shows
     // it rather than running it as a formula (numbers keep their minus sign).
     escape_formulas: true,
