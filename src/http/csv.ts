@@ -109,7 +109,7 @@ function at(node: unknown, path: string, step: (node: Json, name: string) => unk
   return path.split('.').reduce((current, name) => step(current as Json, name), node);
 }
 
-/** The rows a path names, each with its schema, and the columns of the header. */
+/** The rows a path of the body names, the schema of one row, and the key column of a body keyed by id. */
 function table(schema: unknown, body: unknown, csv: CsvRows, block: string) {
   const node = at(schema, block, (s, name) => (s.properties as Json)[name]) as Json;
   const data = at(body, block, (b, name) => b[name]);
