@@ -1002,6 +1002,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path?: never;
@@ -1016,6 +1018,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['BrandList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1213,6 +1216,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1229,6 +1234,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CategoryList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1323,6 +1329,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1339,6 +1347,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PromptList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1431,6 +1440,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1447,6 +1458,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1539,6 +1551,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1555,6 +1569,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1750,6 +1765,8 @@ export interface operations {
         page?: number;
         /** @description Responses per page; default 200, values above 500 are clamped to 500. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1766,6 +1783,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunDetail'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1970,6 +1988,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1986,6 +2006,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReportList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2598,6 +2619,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -2614,6 +2637,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RecommendationList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2708,6 +2732,18 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
+        /** @description The block a CSV answer lists (default metrics); JSON answers carry every block. */
+        block?:
+          | 'metrics'
+          | 'shareOfVoice.visible'
+          | 'shareOfVoice.hidden'
+          | 'sources.items'
+          | 'platforms.apiPlatforms'
+          | 'platforms.surfacePlatforms'
+          | 'coverage'
+          | 'window';
       };
       header?: never;
       path: {
@@ -2724,6 +2760,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Analytics'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2818,6 +2855,18 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
+        /** @description The block a CSV answer lists (default metrics); JSON answers carry every block. */
+        block?:
+          | 'metrics'
+          | 'shareOfVoice.visible'
+          | 'shareOfVoice.hidden'
+          | 'sources.items'
+          | 'platforms.apiPlatforms'
+          | 'platforms.surfacePlatforms'
+          | 'coverage'
+          | 'window';
       };
       header?: never;
       path: {
@@ -2834,6 +2883,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Analytics'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2932,6 +2982,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -2948,6 +3000,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScoreHistory'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -3046,6 +3099,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -3062,6 +3117,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScoreHistory'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -3158,6 +3214,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -3174,6 +3232,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CategoryDeltas'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
