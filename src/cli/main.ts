@@ -10,6 +10,7 @@ import { register as competitors } from './commands/competitors.ts';
 import { register as demo } from './commands/demo.ts';
 import { register as engines } from './commands/engines.ts';
 import { register as keys } from './commands/keys.ts';
+import { register as mcp } from './commands/mcp.ts';
 import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
@@ -41,6 +42,7 @@ const groups: Array<(program: Command) => void> = [
   engines,
   monitor,
   worker,
+  mcp,
 ];
 for (const register of groups) register(program);
 
