@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -346,6 +347,22 @@ describe('/mcp authentication', () => {
     });
     assert.equal(res.status, 405);
     assert.equal(res.headers.get('allow'), 'POST');
+  });
+});
+
+describe('sightline mcp without a key', () => {
+  it('exits 2 with one line on stderr and nothing on stdout', () => {
+    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', SIGHTLINE_BASE_URL: baseUrl },
+      encoding: 'utf8',
+      input: '',
+    });
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      'sightline: SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it\n',
+    );
   });
 });
 
