@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,8 +7,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildApp } from '../src/app.ts';
-import type { App } from '../src/http/types.ts';
+import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
+import { freePort } from './support/server-process.ts';
 
 // The MCP server through the MCP SDK's own client, over both transports, against a real server on
 // the demo data: each tool's output is checked against the JSON API's answer to the same request.
@@ -31,10 +31,6 @@ const TOOLS = [
 
 let demo: DemoContext;
 let baseUrl: string;
-const listen = async (app: App) => {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-};
 before(async () => {
   demo = await createDemoContext();
   baseUrl = await listen(demo.ctx.app);
@@ -62,13 +58,13 @@ const overHttp: Connect = async (key, url = baseUrl) => {
   return client;
 };
 
-const overStdio: Connect = async (key) => {
+const overStdio: Connect = async (key, url = baseUrl) => {
   const client = new Client({ name: 'sightline-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', SIGHTLINE_API_KEY: key, SIGHTLINE_BASE_URL: baseUrl },
+      env: { PATH: process.env.PATH ?? '', SIGHTLINE_API_KEY: key, SIGHTLINE_BASE_URL: url },
       stderr: 'pipe',
     }),
   );
@@ -298,8 +294,8 @@ for (const [transport, connect] of [
   });
 }
 
-describe('/mcp authentication', () => {
-  const initialize = (headers: Record<string, string>) =>
+describe('/mcp as plain HTTP', () => {
+  const post = (headers: Record<string, string>, message: Record<string, unknown>) =>
     fetch(new URL('/mcp', baseUrl), {
       method: 'POST',
       headers: {
@@ -307,13 +303,24 @@ describe('/mcp authentication', () => {
         accept: 'application/json, text/event-stream',
         ...headers,
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
     });
+  const initialize = (headers: Record<string, string>) =>
+    post(headers, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+
+  it('is stateless: a tool call needs no session before it', async () => {
+    const res = await post(
+      { authorization: `Bearer ${demo.keys.acme}` },
+      { method: 'tools/call', params: { name: 'list_brands', arguments: {} } },
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('mcp-session-id'), null);
+    const body = (await res.json()) as { result: { structuredContent: { count: number } } };
+    assert.equal(body.result.structuredContent.count, (await api('/api/brands/')).count);
+  });
 
   it('answers 401 in the contract shape without a key, or with a bad one', async () => {
     const none = await initialize({});
@@ -350,7 +357,7 @@ describe('/mcp authentication', () => {
   });
 });
 
-describe('sightline mcp without a key', () => {
+describe('sightline mcp and its configuration', () => {
   it('exits 2 with one line on stderr and nothing on stdout', () => {
     const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
       env: { PATH: process.env.PATH ?? '', SIGHTLINE_BASE_URL: baseUrl },
@@ -363,6 +370,16 @@ describe('sightline mcp without a key', () => {
       run.stderr,
       'sightline: SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it\n',
     );
+  });
+
+  it('with no service at SIGHTLINE_BASE_URL, a tool call is a tool error that says so', async () => {
+    const client = await overStdio(demo.keys.acme, `http://127.0.0.1:${await freePort()}`);
+    try {
+      const message = await toolError(client, 'list_brands', {});
+      assert.match(message, /^list_brands: could not reach the Sightline API \(ECONNREFUSED\)/);
+    } finally {
+      await client.close();
+    }
   });
 });
 

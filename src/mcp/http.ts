@@ -12,7 +12,9 @@ import { ApiError, NotAuthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { createMcpServer } from './tools.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
+// Never dialled: the in-app fetch reads only the path and query of what the SDK asks for.
+const IN_APP = 'http://sightline.invalid';
 
 // What places the inner request as the outer one was placed: its absolute links (report download
 // URLs, page links) name the address the agent used, and the client address is the agent's.
@@ -63,7 +65,7 @@ export function registerMcpEndpoint(app: App): void {
       // 429s reach the agent at once, with their Retry-After, instead of holding this request open.
       const sl = new Sightline({
         apiKey,
-        baseUrl: 'http://sightline.invalid',
+        baseUrl: IN_APP,
         fetch: inAppFetch(app, request),
         maxRetries: 0,
       });
@@ -72,7 +74,7 @@ export function registerMcpEndpoint(app: App): void {
       try {
         await server.connect(transport);
         const response = await transport.handleRequest(
-          new Request(new URL(request.url, 'http://sightline.invalid'), {
+          new Request(new URL(request.url, IN_APP), {
             method: 'POST',
             headers: pick(request, TRANSPORT_HEADERS),
           }),

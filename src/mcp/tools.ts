@@ -83,14 +83,30 @@ function explain(what: string, error: SightlineError): string {
   return `${what}: Sightline API ${error.message}${hint}`;
 }
 
-/** Runs one tool: its result as JSON text and structured content, or an API refusal as a tool error. */
+/** fetch's own failure: no HTTP answer at all (a refused connection, a name that does not resolve). */
+function unreachable(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return cause?.code ?? cause?.message ?? 'no answer';
+}
+
+/** The line an agent reads for a failed call; undefined for anything but the API's refusal or silence. */
+function failure(what: string, error: unknown): string | undefined {
+  if (error instanceof SightlineError) return explain(what, error);
+  const reason = unreachable(error);
+  if (reason === undefined) return undefined;
+  return `${what}: could not reach the Sightline API (${reason}): is SIGHTLINE_BASE_URL right and the service running?`;
+}
+
+/** Runs one tool: its result as JSON text and structured content, or a refusal as a tool error. */
 async function answer(what: string, read: () => Promise<Output>): Promise<CallToolResult> {
   try {
     const output = await read();
     return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
   } catch (error) {
-    if (!(error instanceof SightlineError)) throw error;
-    return { isError: true, content: [{ type: 'text', text: explain(what, error) }] };
+    const text = failure(what, error);
+    if (text === undefined) throw error;
+    return { isError: true, content: [{ type: 'text', text }] };
   }
 }
 
