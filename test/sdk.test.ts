@@ -22,7 +22,7 @@ import {
 } from '../clients/typescript/src/index.ts';
 import { renderSchema, SCHEMA_FILE } from '../scripts/sdk-generate.ts';
 import { buildApp } from '../src/app.ts';
-import type { App } from '../src/http/types.ts';
+import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
 
 // The TypeScript SDK (clients/typescript) against a real server on the demo data: what it returns
@@ -35,10 +35,6 @@ let demo: DemoContext;
 let baseUrl: string;
 let sl: Sightline;
 let dir: string;
-const listen = async (app: App) => {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-};
 before(async () => {
   demo = await createDemoContext();
   baseUrl = await listen(demo.ctx.app);
