@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 // In your own project: import { Sightline } from '@sightline/sdk';
 import { Sightline } from '../clients/typescript/src/index.ts';
+import { exitOnError } from './one-line-errors.ts';
+
+exitOnError(1);
 
 const BLOCKS = [
   'metrics',

@@ -7,6 +7,9 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 // In your own project: import { type ReportArtifact, Sightline } from '@sightline/sdk';
 import { type ReportArtifact, Sightline } from '../clients/typescript/src/index.ts';
+import { exitOnError } from './one-line-errors.ts';
+
+exitOnError(1);
 
 const { values } = parseArgs({
   options: {

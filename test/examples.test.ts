@@ -71,10 +71,10 @@ interface Ran {
 }
 
 /** Runs an example with a fresh acme key (each its own rate-limit quota); resolves whatever the exit code. */
-async function example(script: string, args: string[]): Promise<Ran> {
+async function example(script: string, args: string[], apiKey?: string): Promise<Ran> {
   const env = {
     PATH: process.env.PATH ?? '',
-    SIGHTLINE_API_KEY: await demo.mint('acme'),
+    SIGHTLINE_API_KEY: apiKey ?? (await demo.mint('acme')),
     SIGHTLINE_BASE_URL: server.baseUrl,
   };
   try {
@@ -167,6 +167,16 @@ describe('examples/export-analytics.ts', () => {
     assert.equal(cell('avgRank.value'), '2');
     const sources = readFileSync(join(out, `brand-${falling}-sources.items.csv`), 'utf8');
     assert.match(sources, /^domain,count,share,/);
+  });
+});
+
+describe('an example that fails', () => {
+  it('says why in one line and exits 1, without a stack trace', async () => {
+    for (const script of ['export-analytics.ts', 'latest-summaries.ts']) {
+      const ran = await example(script, ['--out', join(dir, 'refused')], 'sl_live_not_a_key');
+      assert.equal(ran.code, 1, script);
+      assert.equal(ran.stderr, '401: Invalid API key.\n', script);
+    }
   });
 });
 
