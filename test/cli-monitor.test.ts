@@ -56,6 +56,12 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
   });
 
   for (const [label, args, message] of [
+    ['a weekday that is not one', ['--weekday', 'funday'], /expected a day of the week, sun, mon/],
+    [
+      'a weekday on a daily schedule',
+      ['--weekday', 'mon'],
+      /^sightline: a weekday is for a weekly schedule, and this one is daily: add --cadence weekly\n$/,
+    ],
     ['an unknown engine', ['--engines', 'chatgpt,bard'], /unknown engine "bard"/],
     ['zero samples', ['--samples', '0'], /from 1 to 10/],
     ['a time that is not HH:MM', ['--time', '25:00'], /HH:MM/],
@@ -78,6 +84,52 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
       assert.deepEqual(await findBrandMonitoring(ctx.dbs.primary, brand.orgId, brand.brandId), before);
     });
   }
+
+  it('runs a weekly schedule on the chosen weekday, shows it in monitor settings, and clears it', async () => {
+    const other = await monitoredBrand(
+      ctx.dbs.primary,
+      await insertOrg(ctx.dbs.primary, 'weekly', { timezone: 'Europe/Berlin' }),
+      1,
+    );
+    const id = String(other.brandId);
+    const set = await cli(
+      'brands',
+      'update',
+      id,
+      '--org',
+      'weekly',
+      '--cadence',
+      'weekly',
+      '--weekday',
+      'Monday',
+      '--time',
+      '06:30',
+      '--engines',
+      'simulated',
+    );
+    assert.equal(set.status, 0, set.stderr);
+    assert.match(set.stdout, /monitoring weekly on Monday at 06:30 \(Europe\/Berlin\), engines simulated/);
+    let m = await findBrandMonitoring(ctx.dbs.primary, other.orgId, other.brandId);
+    assert.deepEqual([m?.cadence, m?.weekday, m?.time], ['weekly', 'mon', '06:30']);
+    // Monday 06:30 in Berlin is Monday 05:30 UTC in winter, 04:30 UTC in summer: a Monday in UTC too.
+    const next = new Date(m?.nextRunAt ?? '');
+    assert.equal(next.getUTCDay(), 1);
+    assert.match(next.toISOString(), /T0[45]:30:00\.000Z$/);
+
+    const shown = await cli('monitor', 'settings', '--org', 'weekly');
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.equal(
+      shown.stdout.split('\n')[1],
+      `Brand ${id} "Acme CRM": monitoring weekly on Monday at 06:30 (Europe/Berlin), engines simulated, 1 sample(s) per prompt and engine, next run ${next.toISOString()}.`,
+    );
+
+    // "" clears the weekday and the time (stored as null, not as an empty string).
+    const cleared = await cli('brands', 'update', id, '--org', 'weekly', '--weekday', '', '--time', '');
+    assert.equal(cleared.status, 0, cleared.stderr);
+    assert.match(cleared.stdout, /monitoring weekly, engines simulated/);
+    m = await findBrandMonitoring(ctx.dbs.primary, other.orgId, other.brandId);
+    assert.deepEqual([m?.weekday, m?.time], [null, null]);
+  });
 
   it('refuses a schedule without engines, and leaves the other changes unmade', async () => {
     const other = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'beta'), 1);

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { getDomain } from 'tldts';
 import type { Db } from '../src/db/connect.ts';
+import { dueBrands } from '../src/db/monitoring.ts';
 import { visibleRun } from '../src/db/predicates.ts';
 import type { Database } from '../src/db/types.ts';
 import { answerKey } from '../src/demo/history.ts';
@@ -226,6 +227,21 @@ describe('demo data', () => {
       .executeTakeFirstOrThrow();
     assert.equal(merged.merged_into_brand_id, 9);
     assert.ok(merged.merged_at);
+  });
+
+  it('schedules nothing: monitoring is off for every brand, so none has a next run and a worker asks nothing', async () => {
+    const brands = await db
+      .selectFrom('brands')
+      .select(['monitoring_cadence', 'next_monitored_run_at'])
+      .execute();
+    assert.equal(brands.length, 9);
+    assert.ok(brands.every((b) => b.monitoring_cadence === 'off' && b.next_monitored_run_at === null));
+    // What a worker would plan, however late it starts.
+    assert.deepEqual(await dueBrands(db, '9999-12-31T23:59:59.999Z', 100), []);
+    const key = await mintKey(db, acme, { pepper: a.config.keyPepper });
+    const res = await a.app.inject({ url: '/api/brands/9/', headers: bearer(key) });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().nextMonitoredRunAt, null);
   });
 
   it('gives the main brands three or more live categories with competitors keyed canonically', async () => {

@@ -207,7 +207,11 @@ it('fills the kept scores from the stored run scores when the migration is appli
   const before = await kept();
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   assert.equal((await migrator.migrateTo('0002_monitoring')).error, undefined);
-  assert.deepEqual(await migrateToLatest(db), ['0003_recent_prompt_scores', '0004_recommendation_findings']);
+  assert.deepEqual(await migrateToLatest(db), [
+    '0003_recent_prompt_scores',
+    '0004_recommendation_findings',
+    '0005_monitoring_weekday',
+  ]);
   assert.deepEqual(await kept(), before);
   assert.deepEqual(before, await recomputed());
 });

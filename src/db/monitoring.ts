@@ -13,6 +13,7 @@ export interface BrandMonitoring {
   brandName: string;
   cadence: string;
   time: string | null;
+  weekday: string | null;
   engines: string[];
   samples: number;
   nextRunAt: string | null;
@@ -37,6 +38,7 @@ function brandMonitoringRows(db: Db) {
       'b.name',
       'b.monitoring_cadence',
       'b.monitoring_time',
+      'b.monitoring_weekday',
       'b.monitoring_engines',
       'b.monitoring_samples',
       'b.next_monitored_run_at',
@@ -56,6 +58,7 @@ function toBrandMonitoring(row: BrandMonitoringRow): BrandMonitoring {
     brandName: row.name,
     cadence: row.monitoring_cadence,
     time: row.monitoring_time,
+    weekday: row.monitoring_weekday,
     engines: Array.isArray(engines) ? engines.filter((e): e is string => typeof e === 'string') : [],
     samples: row.monitoring_samples,
     nextRunAt: row.next_monitored_run_at,
@@ -75,6 +78,12 @@ export async function findBrandMonitoring(
   return row && toBrandMonitoring(row);
 }
 
+/** Every brand of the organization with its monitoring settings, by id. */
+export async function listBrandMonitoring(db: Db, orgId: number): Promise<BrandMonitoring[]> {
+  const rows = await brandMonitoringRows(db).where('b.org_id', '=', orgId).orderBy('b.id').execute();
+  return rows.map(toBrandMonitoring);
+}
+
 export async function setBrandMonitoring(
   db: Db,
   orgId: number,
@@ -82,6 +91,7 @@ export async function setBrandMonitoring(
   values: {
     cadence: string;
     time: string | null;
+    weekday: string | null;
     engines: string[];
     samples: number;
     nextRunAt: string | null;
@@ -92,6 +102,7 @@ export async function setBrandMonitoring(
     .set({
       monitoring_cadence: values.cadence,
       monitoring_time: values.time,
+      monitoring_weekday: values.weekday,
       monitoring_engines: JSON.stringify(values.engines),
       monitoring_samples: values.samples,
       next_monitored_run_at: values.nextRunAt,

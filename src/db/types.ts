@@ -71,6 +71,8 @@ export interface BrandsTable {
   monitoring_cadence: Generated<string>;
   /** "HH:MM" in the organization's time zone; null: any time of day. */
   monitoring_time: string | null;
+  /** Weekly runs' day of the week, "mon" … "sun" (domain/schedule.ts); null: the day it was set. */
+  monitoring_weekday: string | null;
   /** JSON array of engine names; empty: every configured engine. */
   monitoring_engines: Generated<string>;
   /** Asks per prompt and engine in each run. */

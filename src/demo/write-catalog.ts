@@ -70,7 +70,6 @@ export async function writeCatalog(db: Db, anchor: number): Promise<CatalogIds> 
   const brands: CatalogIds['brands'] = [];
   for (const spec of BRANDS) {
     const created = iso(anchor - (spec.historyFromDaysAgo + 5) * DAY_MS);
-    const live = spec.status === 'active';
     const row = await db
       .insertInto('brands')
       .values({
@@ -85,7 +84,10 @@ export async function writeCatalog(db: Db, anchor: number): Promise<CatalogIds> 
         executive_summary: spec.executiveSummary,
         executive_summary_updated_at: spec.executiveSummary ? iso(anchor - 2 * DAY_MS + 9 * 3_600_000) : null,
         monitoring_interval_hours: 24,
-        next_monitored_run_at: live ? iso(anchor + DAY_MS + 5 * 3_600_000) : null,
+        // Monitoring stays off (the schema's default: asking engines costs money), so no brand has
+        // a next run: the history below was captured elsewhere and imported, and a worker started
+        // on the demo database asks nothing until an operator turns a schedule on.
+        next_monitored_run_at: null,
         created_at: created,
         updated_at: iso(anchor - spec.historyUntilDaysAgo * DAY_MS + 6 * 3_600_000),
       })

@@ -150,6 +150,15 @@ export function localDate(instant: Date, timezone: string): CalendarDate {
   return { year, month, day };
 }
 
+/** The wall-clock time of day an instant shows in the timezone. */
+export function localTime(
+  instant: Date,
+  timezone: string,
+): Pick<WallTime, 'hour' | 'minute' | 'second' | 'millisecond'> {
+  const { hour, minute, second, millisecond } = wallTime(instant.getTime(), timezone);
+  return { hour, minute, second, millisecond };
+}
+
 /**
  * The instant a wall-clock time happens in the timezone. The candidates are the time read with
  * the offsets in force a day before and a day after (a zone changes offset at most once in two

@@ -1,11 +1,11 @@
-// A brand's monitoring settings: cadence, time of day, engines, samples. Changing the cadence or
-// the time moves the next run (stored on the brand, so the API's nextMonitoredRunAt is the
+// A brand's monitoring settings: cadence, time of day, weekday, engines, samples. Changing the
+// cadence, the time or the weekday moves the next run (stored on the brand, so the API's nextMonitoredRunAt is the
 // schedule itself); changing only the engines or samples leaves it where it was.
 import type { EngineName } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { type BrandMonitoring, findBrandMonitoring, setBrandMonitoring } from '../db/monitoring.ts';
 import { InvalidInput } from '../domain/catalog.ts';
-import { type Cadence, nextRunAt } from '../domain/schedule.ts';
+import { type Cadence, nextRunAt, WEEKDAY_NAMES, type Weekday } from '../domain/schedule.ts';
 
 export const MAX_SAMPLES = 10;
 
@@ -13,6 +13,8 @@ export interface MonitoringChanges {
   cadence?: Cadence;
   /** "HH:MM"; null clears it. */
   time?: string | null;
+  /** The day of the week of weekly runs; null clears it. */
+  weekday?: Weekday | null;
   engines?: readonly EngineName[];
   samples?: number;
 }
@@ -33,6 +35,7 @@ export async function updateBrandMonitoring(
   const next = {
     cadence: changes.cadence ?? (current.cadence as Cadence),
     time: changes.time === undefined ? current.time : changes.time,
+    weekday: changes.weekday === undefined ? (current.weekday as Weekday | null) : changes.weekday,
     engines: changes.engines ? [...new Set(changes.engines)] : current.engines,
     samples: changes.samples ?? current.samples,
   };
@@ -41,8 +44,16 @@ export async function updateBrandMonitoring(
       `a ${next.cadence} schedule needs engines: give --engines, e.g. --engines chatgpt,perplexity`,
     );
   }
+  if (changes.weekday && next.cadence !== 'weekly') {
+    throw new InvalidInput(
+      `a weekday is for a weekly schedule, and this one is ${next.cadence}: add --cadence weekly`,
+    );
+  }
   const rescheduled =
-    next.cadence !== current.cadence || next.time !== current.time || current.nextRunAt === null;
+    next.cadence !== current.cadence ||
+    next.time !== current.time ||
+    next.weekday !== current.weekday ||
+    current.nextRunAt === null;
   const nextRun = rescheduled
     ? (nextRunAt({ ...next, timezone: current.timezone }, null, now)?.toISOString() ?? null)
     : current.nextRunAt;
@@ -53,10 +64,12 @@ export async function updateBrandMonitoring(
   return (await findBrandMonitoring(db, orgId, brandId)) as BrandMonitoring;
 }
 
-/** One line: "daily at 06:00 (Europe/Berlin), chatgpt+perplexity × 2 samples, next …". */
+/** One line: "weekly on Monday at 06:00 (Europe/Berlin), engines …, next run …". */
 export function describeMonitoring(m: BrandMonitoring): string {
   if (m.cadence === 'off')
     return `monitoring off${m.engines.length > 0 ? ` (engines ${m.engines.join(', ')})` : ''}`;
-  const when = m.time ? ` at ${m.time} (${m.timezone})` : '';
+  const day = m.cadence === 'weekly' && m.weekday ? ` on ${WEEKDAY_NAMES[m.weekday as Weekday]}` : '';
+  const at = m.time ? ` at ${m.time}` : '';
+  const when = day || at ? `${day}${at} (${m.timezone})` : '';
   return `monitoring ${m.cadence}${when}, engines ${m.engines.join(', ')}, ${m.samples} sample(s) per prompt and engine, next run ${m.nextRunAt ?? 'not scheduled'}`;
 }

@@ -47,6 +47,7 @@ export async function scheduleDue(deps: AskDeps, configured: ReadonlySet<EngineN
     const schedule: Schedule = {
       cadence: brand.cadence as Schedule['cadence'],
       time: brand.time,
+      weekday: brand.weekday as Schedule['weekday'],
       timezone: brand.timezone,
     };
     const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;

@@ -4,7 +4,14 @@ import type { EngineName } from '../../config.ts';
 import { createBrand, updateBrand } from '../../db/catalog/brands.ts';
 import { type BrandRecord, requireBrand } from '../../db/catalog/refs.ts';
 import { BRAND_STATUSES, type EditableBrandStatus, type Ref } from '../../domain/catalog.ts';
-import { CADENCES, type Cadence, parseTimeOfDay } from '../../domain/schedule.ts';
+import {
+  CADENCES,
+  type Cadence,
+  parseTimeOfDay,
+  parseWeekday,
+  WEEKDAYS,
+  type Weekday,
+} from '../../domain/schedule.ts';
 import {
   describeMonitoring,
   hasMonitoringChanges,
@@ -20,13 +27,26 @@ import {
 import { parseEngines, parseSamples } from './monitor.ts';
 import { parseName, print } from './support.ts';
 
+// A parser's null reaches the action as "" (commander), so "" stands for "clear it" until then.
+
 /** "HH:MM" on the 24-hour clock, or "" to clear it. */
-function parseTime(value: string): string | null {
-  if (value === '') return null;
-  if (parseTimeOfDay(value) === null)
+function parseTime(value: string): string {
+  if (value !== '' && parseTimeOfDay(value) === null)
     throw new InvalidArgumentError('expected HH:MM on the 24-hour clock, e.g. 06:30, or "" to clear it.');
   return value;
 }
+
+/** "mon" or "Monday" (any case), or "" to clear it. */
+function parseWeekdayOption(value: string): Weekday | '' {
+  if (value === '') return '';
+  const weekday = parseWeekday(value);
+  if (weekday === null)
+    throw new InvalidArgumentError(`expected a day of the week, ${WEEKDAYS.join(', ')}, or "" to clear it.`);
+  return weekday;
+}
+
+const cleared = <T extends string>(value: T | '' | undefined): T | null | undefined =>
+  value === '' ? null : value;
 
 function describe(brand: BrandRecord): string {
   const parts = [brand.website || 'no website', `status ${brand.status}`];
@@ -80,6 +100,11 @@ export function register(program: Command): void {
       'time of day of the runs, in the organization time zone ("" clears it)',
       parseTime,
     )
+    .option(
+      '--weekday <day>',
+      'day of the week of weekly runs, mon … sun, in the organization time zone ("" clears it)',
+      parseWeekdayOption,
+    )
     .option('--engines <list>', 'engines to ask, comma-separated, e.g. chatgpt,perplexity', parseEngines)
     .option('--samples <n>', 'asks per prompt and engine in each run', parseSamples)
     .action(
@@ -93,14 +118,16 @@ export function register(program: Command): void {
           key?: string;
           status?: EditableBrandStatus;
           cadence?: Cadence;
-          time?: string | null;
+          time?: string;
+          weekday?: Weekday | '';
           engines?: EngineName[];
           samples?: number;
         },
       ) => {
         const monitoring = {
           cadence: options.cadence,
-          time: options.time,
+          time: cleared(options.time),
+          weekday: cleared(options.weekday),
           engines: options.engines,
           samples: options.samples,
         };

@@ -15,6 +15,7 @@ import {
   findBrandMonitoring,
   findMonitorRun,
   findOrgMonitoring,
+  listBrandMonitoring,
   setOrgMonitoring,
 } from '../../db/monitoring.ts';
 import type { Ref } from '../../domain/catalog.ts';
@@ -31,7 +32,7 @@ import type { AskDeps, MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type EngineOptions } from '../../monitoring/engines/index.ts';
 import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
 import { runAsks } from '../../monitoring/runner.ts';
-import { MAX_SAMPLES } from '../../monitoring/settings.ts';
+import { describeMonitoring, MAX_SAMPLES } from '../../monitoring/settings.ts';
 import { logPlanned } from '../../monitoring/worker.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
@@ -173,7 +174,7 @@ async function settings(options: {
   budget?: number | 'none';
   review?: 'on' | 'off';
 }): Promise<void> {
-  const line = await withOrganization(options.org, async (db, org) => {
+  const lines = await withOrganization(options.org, async (db, org) => {
     if (options.budget !== undefined || options.review !== undefined) {
       await setOrgMonitoring(db, org.id, {
         monthlyAskBudget: options.budget === 'none' ? null : options.budget,
@@ -188,9 +189,13 @@ async function settings(options: {
       current.monthlyAskBudget === null
         ? 'no monthly ask budget'
         : `monthly ask budget ${current.monthlyAskBudget}`;
-    return `Organization ${org.slug}: ${budget} (${used} asks used in ${month}, ${current.timezone}); completed runs ${current.reviewBeforePublish ? 'wait for review (sightline runs publish)' : 'publish themselves'}.`;
+    const brands = await listBrandMonitoring(db, org.id);
+    return [
+      `Organization ${org.slug}: ${budget} (${used} asks used in ${month}, ${current.timezone}); completed runs ${current.reviewBeforePublish ? 'wait for review (sightline runs publish)' : 'publish themselves'}.`,
+      ...brands.map((b) => `Brand ${b.brandId} "${b.brandName}": ${describeMonitoring(b)}.`),
+    ];
   });
-  print(line);
+  for (const line of lines) print(line);
 }
 
 interface PlanOptions {
@@ -294,7 +299,9 @@ export function register(program: Command): void {
 
   monitor
     .command('settings')
-    .description("Show or change an organization's monthly ask budget and whether runs wait for review.")
+    .description(
+      "Show or change an organization's monthly ask budget and whether runs wait for review; shows each brand's schedule.",
+    )
     .requiredOption('--org <slug>', 'organization')
     .addOption(
       new Option('--budget <asks>', 'asks per calendar month in the org time zone, or "none"').argParser(
