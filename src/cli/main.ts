@@ -13,6 +13,7 @@ import { register as keys } from './commands/keys.ts';
 import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
+import { register as recommendations } from './commands/recommendations.ts';
 import { register as reports } from './commands/reports.ts';
 import { register as runs } from './commands/runs.ts';
 import { register as serve } from './commands/serve.ts';
@@ -40,6 +41,7 @@ const groups: Array<(program: Command) => void> = [
   analyze,
   engines,
   monitor,
+  recommendations,
   worker,
 ];
 for (const register of groups) register(program);

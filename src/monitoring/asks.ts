@@ -27,6 +27,7 @@ import { budgetMonth } from '../domain/schedule.ts';
 import { Lookups } from '../ingest/lookups.ts';
 import { setRunPublished } from '../ingest/runs.ts';
 import { AnswerWriter } from '../ingest/writer.ts';
+import { afterRunPublished } from '../recommendations/after-publish.ts';
 import type { AskRequest, AskResult, Engine } from './engines/index.ts';
 
 /** The part of a pino logger the monitoring engine writes to: one line per run event. */
@@ -195,6 +196,13 @@ async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
       ? `run ${ask.runId} completed; awaiting review (sightline runs publish ${ask.runId})`
       : `run ${ask.runId} completed and published`,
   );
+  if (!org?.reviewBeforePublish)
+    await afterRunPublished(
+      deps.db,
+      { orgId: ask.orgId, brandId: ask.brandId, runId: ask.runId },
+      deps.clock(),
+      deps.log,
+    );
 }
 
 /** Stops a run at the organization's monthly budget; the asks it did not make stay unasked. */
