@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findBrandMonitoring } from '../src/db/monitoring.ts';
+import { runCli } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
 import { type MonitoredBrand, monitoredBrand } from './support/monitoring.ts';
 
 // The monitoring set-up commands as a person runs them: good input changes the schedule, bad
 // input is one line on stderr, exit 2, and nothing changed.
-
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 
 let ctx: TestContext;
 let brand: MonitoredBrand;
@@ -25,16 +22,7 @@ before(async () => {
 });
 after(() => ctx.close());
 
-function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [MAIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' } },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => runCli({ DATABASE_URL: ctx.config.databaseUrl }, ...args);
 
 describe('sightline brands update (monitoring flags) and monitor settings', () => {
   it('sets a daily schedule at a time of day in the organization time zone', async () => {

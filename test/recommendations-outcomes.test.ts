@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../src/db/connect.ts';
 import { generateRecommendations } from '../src/recommendations/generate.ts';
 import { changeStatus } from '../src/recommendations/lifecycle.ts';
 import { measureOutcomes } from '../src/recommendations/outcomes.ts';
 import { appWithClock } from './support/analytics.ts';
+import { runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { type Answer, BrandFixture, insertOrg, mintKey, times } from './support/fixtures.ts';
 
 // Outcomes measured across a window with a known before and after, reproduced with two calls of
 // the analytics endpoint; and the lifecycle as an operator runs it from the command line.
-
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 
 let ctx: TestContext;
 let db: Db;
@@ -188,16 +185,7 @@ describe('outcome measurement', () => {
   });
 });
 
-function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [MAIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' } },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => runCli({ DATABASE_URL: ctx.config.databaseUrl }, ...args);
 
 describe('sightline recommendations (CLI)', () => {
   let brandId: number;
