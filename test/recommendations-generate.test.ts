@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Selectable } from 'kysely';
 import type { Db } from '../src/db/connect.ts';
+import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
 import { countRecommendations } from '../src/db/recommendations.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
+import { planRuns } from '../src/monitoring/plan.ts';
+import { runAsks } from '../src/monitoring/runner.ts';
 import { afterRunPublished } from '../src/recommendations/after-publish.ts';
 import { generateRecommendations } from '../src/recommendations/generate.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { type Answer, BrandFixture, insertOrg, times } from './support/fixtures.ts';
-import { memoryLog } from './support/monitoring.ts';
+import { askDeps, memoryLog, monitoredBrand } from './support/monitoring.ts';
 
 // The generator over hand-worked histories: per type, one brand where the finding must appear
 // with exact numbers and one near miss where it must not; then idempotence, supersession,
@@ -325,6 +328,38 @@ describe('engine_gap', () => {
   });
 });
 
+describe('engine_gap by rank', () => {
+  it('finds an engine where the brand ranks far lower than elsewhere', async () => {
+    const s = await acme(1);
+    const [p1] = s.prompts as [number];
+    // Both engines name Acme in 5 of 5 samples (no rate gap); rank 1 on ChatGPT, 4 on Perplexity.
+    await run(s, NOW_RUN, [
+      { prompt: p1, weight: 5, mentioned: true, rank: 1 },
+      { prompt: p1, weight: 5, model: 'perplexity', modelLabel: 'Perplexity', mentioned: true, rank: 4 },
+    ]);
+    await generate(s);
+    const gaps = await ofType(s, 'engine_gap');
+    // Rank gap 4 − 1 = 3 ≥ 2 over 5 ranked mentions each: impact 3 / 5 = 0.6; confidence p = ½
+    // over 5: Wilson [0.170424, 0.829576] → 1 − 0.659153 = 0.3408 → 0.34; effort 0.5;
+    // score = 100 × 0.6 × 0.34 × 0.75 = 15.3 → low.
+    assert.deepEqual(gaps.map(figures), [
+      {
+        key: 'engine_gap:platform:perplexity',
+        impact: 0.6,
+        effort: 0.5,
+        confidence: 0.34,
+        score: 15.3,
+        priority: 'low',
+      },
+    ]);
+    assert.equal(
+      gaps[0]?.why,
+      "In the 30 days to 2026-03-01, Acme's average rank was 4 over 5 ranked mentions on Perplexity against 1 over 5 elsewhere.",
+    );
+    assert.equal(JSON.parse(gaps[0]?.evidence ?? '{}').basis, 'rank');
+  });
+});
+
 describe('competitor_displacement', () => {
   it('finds a prompt where Rival took the brand’s rank since the previous window', async () => {
     const s = await acme(1);
@@ -473,6 +508,32 @@ describe('tenancy', () => {
 });
 
 describe('after a run is published', () => {
+  it('a monitoring run that publishes itself regenerates the brand’s recommendations', async () => {
+    const brand = await monitoredBrand(db, orgId, 2);
+    const deps = askDeps(db, {});
+    const monitoring = await findBrandMonitoring(db, orgId, brand.brandId);
+    assert.ok(monitoring);
+    const [planned] = await planRuns(
+      db,
+      monitoring,
+      { engines: ['simulated'], samples: 1 },
+      deps.configured,
+      new Date(),
+    );
+    assert.ok(planned);
+    await runAsks(deps, {
+      runIds: [planned.runId],
+      concurrency: 2,
+      pollMs: 20,
+      done: async () => (await findMonitorRun(db, planned.runId))?.status !== 'running',
+    });
+    const line = deps.log.lines.find((l) => l.fields.event === 'recommendations_generated');
+    assert.deepEqual(
+      [line?.level, line?.fields.brandId, line?.fields.runId],
+      ['info', brand.brandId, planned.runId],
+    );
+  });
+
   it('generates, and a failure is logged without throwing', async () => {
     const s = await gapBrand();
     const log = memoryLog();

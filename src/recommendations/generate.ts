@@ -29,8 +29,11 @@ import { loadFacts } from './facts.ts';
 /** The analytics window a generation reads: the API's default range. */
 export const GENERATION_RANGE = '30d';
 
+/** A recommendation a generation created: what the artifact drafter starts from. */
 export interface GeneratedRecommendation {
   id: string;
+  orgId: number;
+  brandId: number;
   recType: string;
   subjectKind: string;
   subject: string;
@@ -124,6 +127,8 @@ export async function generateRecommendations(
       if (inserted) {
         generation.created.push({
           id,
+          orgId,
+          brandId,
           recType: f.recType,
           subjectKind: f.subjectKind,
           subject: f.subject,

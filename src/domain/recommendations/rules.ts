@@ -352,7 +352,7 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
       `against ${otherBrand.mentions} of ${otherSamples} (${pct(otherRate)}) on ${otherLabels}`;
     const rankWords =
       engineRank !== null && otherRank !== null
-        ? `its average rank was ${round(engineRank, 2)} over ${e.brand.rankedWeight} ranked mentions on ${e.label} against ${round(otherRank, 2)} over ${otherBrand.rankedWeight} elsewhere`
+        ? `${ctx.brandName}'s average rank was ${round(engineRank, 2)} over ${e.brand.rankedWeight} ranked mentions on ${e.label} against ${round(otherRank, 2)} over ${otherBrand.rankedWeight} elsewhere`
         : '';
     findings.push(
       finish({
