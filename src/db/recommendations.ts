@@ -270,7 +270,7 @@ export interface PendingOutcome {
   timezone: string;
 }
 
-/** Outcomes not measured yet, of one organization or (operator-wide) of all. */
+/** Generated recommendations' outcomes not measured yet, of one organization or (operator-wide) of all. */
 export async function pendingOutcomes(db: Db, orgId: number | null): Promise<PendingOutcome[]> {
   let query = db
     .selectFrom('recommendation_outcomes as o')
@@ -293,6 +293,8 @@ export async function pendingOutcomes(db: Db, orgId: number | null): Promise<Pen
     ])
     .whereRef('r.org_id', '=', 'o.org_id')
     .where('o.is_measured', '=', 0)
+    // Outcomes written by hand (no finding behind them) are not the measurer's to overwrite.
+    .where('r.finding_key', '<>', '')
     .where('r.deleted_at', 'is', null)
     .orderBy('o.baseline_at')
     .orderBy('o.id');

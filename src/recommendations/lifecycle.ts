@@ -91,7 +91,11 @@ export async function changeStatus(
       : action === 'implement'
         ? { implemented_at: at }
         : { dismissed_at: at, dismissed_reason: reason };
-  const baseline = action === 'implement' ? await baselineOf(db, rec, options.at, options.now) : null;
+  // A recommendation written by hand has no finding, so no metric to follow.
+  const baseline =
+    action === 'implement' && rec.finding_key !== ''
+      ? await baselineOf(db, rec, options.at, options.now)
+      : null;
 
   await db.transaction().execute(async (trx) => {
     const moved = await transitionRecommendation(trx, orgId, id, rule.from, {
