@@ -7,7 +7,14 @@ import { measureOutcomes } from '../src/recommendations/outcomes.ts';
 import { appWithClock } from './support/analytics.ts';
 import { runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
-import { type Answer, BrandFixture, insertOrg, mintKey, times } from './support/fixtures.ts';
+import {
+  type Answer,
+  BrandFixture,
+  insertOrg,
+  insertRecommendationOutcome,
+  mintKey,
+  times,
+} from './support/fixtures.ts';
 
 // Outcomes measured across a window with a known before and after, reproduced with two calls of
 // the analytics endpoint; and the lifecycle as an operator runs it from the command line.
@@ -182,6 +189,31 @@ describe('outcome measurement', () => {
     await s.b.run({ category: s.category, finishedAt: '2026-03-15T10:00:00.000Z', answers: s.answers(3) });
     const [m] = await measureOutcomes(db, { orgId: acme, at: new Date('2026-04-02T00:00:00.000Z') });
     assert.equal(m?.attributionConfidence, 'medium');
+  });
+
+  it('leaves hand-written recommendations alone: no baseline on implement, their outcomes not measured', async () => {
+    const s = await solo();
+    await s.b.run({ category: s.category, finishedAt: '2026-02-20T10:00:00.000Z', answers: s.answers(0) });
+    const hand = '00000000-0000-4000-8000-000000000003';
+    await s.b.recommendation(hand, { rec_type: 'content_gap' });
+    const change = await changeStatus(db, acme, hand, 'implement', { at: IMPLEMENTED, now: IMPLEMENTED });
+    assert.deepEqual(change, { id: hand, status: 'implemented' });
+    await insertRecommendationOutcome(db, acme, {
+      id: '00000000-0000-4000-8000-000000000004',
+      recommendation_id: hand,
+      metric_name: 'mention_rate',
+      metric_subject: '',
+      baseline_value: 0.1,
+      current_value: 0.1,
+      baseline_at: '2026-01-01T00:00:00.000Z',
+      measured_at: '2026-01-01T00:00:00.000Z',
+      measurement_window_days: 30,
+      attribution_confidence: '',
+    });
+    assert.deepEqual(
+      await measureOutcomes(db, { orgId: acme, at: new Date('2026-06-01T00:00:00.000Z') }),
+      [],
+    );
   });
 });
 
