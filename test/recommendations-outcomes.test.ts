@@ -209,6 +209,8 @@ describe('outcome measurement', () => {
       measured_at: '2026-01-01T00:00:00.000Z',
       measurement_window_days: 30,
       attribution_confidence: '',
+      is_measured: 0,
+      notes: '',
     });
     assert.deepEqual(
       await measureOutcomes(db, { orgId: acme, at: new Date('2026-06-01T00:00:00.000Z') }),
