@@ -81,6 +81,11 @@ export interface EnginesConfig {
   breakerFailures: number;
   /** How long an open circuit refuses asks before letting one through to probe. */
   breakerCooldownMs: number;
+  /**
+   * The engine that drafts recommendation artifacts (docs/recommendations.md); unset: they are
+   * templates. Never a default: a draft sends the brand's own figures to the vendor and costs.
+   */
+  draftEngine: EngineName | undefined;
 }
 
 export class ConfigError extends Error {
@@ -215,10 +220,27 @@ function engineConfig(env: NodeJS.ProcessEnv, name: EngineName): EngineConfig {
   };
 }
 
+function draftEngine(env: NodeJS.ProcessEnv, engines: Record<EngineName, EngineConfig>) {
+  const raw = env.SIGHTLINE_DRAFT_ENGINE?.trim();
+  if (!raw) return undefined;
+  if (!(ENGINE_NAMES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`SIGHTLINE_DRAFT_ENGINE must be one of ${ENGINE_NAMES.join(', ')}, got "${raw}"`);
+  }
+  const engine = engines[raw as EngineName];
+  if (!engine.configured) {
+    throw new ConfigError(`SIGHTLINE_DRAFT_ENGINE is ${raw}, which is not configured: set ${engine.needs}`);
+  }
+  return engine.name;
+}
+
 function enginesConfig(env: NodeJS.ProcessEnv): EnginesConfig {
-  const engines = Object.fromEntries(ENGINE_NAMES.map((name) => [name, engineConfig(env, name)]));
+  const engines = Object.fromEntries(ENGINE_NAMES.map((name) => [name, engineConfig(env, name)])) as Record<
+    EngineName,
+    EngineConfig
+  >;
   return {
-    engines: engines as Record<EngineName, EngineConfig>,
+    engines,
+    draftEngine: draftEngine(env, engines),
     maxAttempts: integer(env, 'SIGHTLINE_ENGINE_MAX_ATTEMPTS', 4, 1, 20),
     breakerFailures: integer(env, 'SIGHTLINE_ENGINE_BREAKER_FAILURES', 5, 1, 1000),
     breakerCooldownMs: integer(env, 'SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS', 60_000, 100, 3_600_000),

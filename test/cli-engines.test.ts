@@ -1,18 +1,37 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CHECK_PROMPT } from '../src/cli/commands/engines.ts';
-import { runCli } from './support/cli.ts';
 import { type FakeVendor, startFakeVendor } from './support/fake-engines.ts';
 
 // `sightline engines …` runs as a child process, as a person runs it, with base URLs pointing at
 // local fakes of the vendors (test/support/fake-engines.ts). Its environment is built from
 // nothing, so a real key in the developer's shell can never be used.
 
+const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 const OPENAI_KEY = 'sk-test-cli-openai-5f1e2d3c';
 const ANTHROPIC_KEY = 'sk-ant-test-cli-9a8b7c6d';
 const GEMINI_KEY = 'AIzaTestCliGemini4e5f6a7b';
 
-const cli = runCli;
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
+  });
+}
 
 const lineOf = (text: string, engine: string) =>
   text.split('\n').find((l) => l.startsWith(`${engine} `)) ?? '';

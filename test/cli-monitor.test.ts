@@ -22,7 +22,7 @@ before(async () => {
 });
 after(() => ctx.close());
 
-const cli = (...args: string[]) => runCli({ DATABASE_URL: ctx.config.databaseUrl }, ...args);
+const cli = (...args: string[]) => runCli(ctx.config.databaseUrl, ...args);
 
 describe('sightline brands update (monitoring flags) and monitor settings', () => {
   it('sets a daily schedule at a time of day in the organization time zone', async () => {

@@ -5,9 +5,10 @@ import type { Db } from '../src/db/connect.ts';
 import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
 import { countRecommendations } from '../src/db/recommendations.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
+import { readDraftEvidence } from '../src/domain/recommendation-evidence.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { runAsks } from '../src/monitoring/runner.ts';
-import { afterRunPublished } from '../src/recommendations/after-publish.ts';
+import { afterRunPublished, publicationFollowUp } from '../src/recommendations/after-publish.ts';
 import { generateRecommendations } from '../src/recommendations/generate.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { type Answer, BrandFixture, insertOrg, times } from './support/fixtures.ts';
@@ -111,7 +112,7 @@ describe('content_gap', () => {
       generation.created.map((c) => c.id),
       [gap.id],
     );
-    // Acme's usual rate 4/8 = 0.5; on P1 0/4 = 0 ≤ 0.5 × 0.5; Rival 3/4 = 0.75 ≥ 0.3.
+    // Acme's usual rate (its other prompt, P2) 4/4 = 1; on P1 0/4 = 0 ≤ 0.5 × 1; Rival 3/4 = 0.75 ≥ 0.3.
     // impact = 0.75 − 0 = 0.75; confidence (0 of 4) 0.51; effort 0.4;
     // score = 100 × 0.75 × 0.51 × 0.8 = 30.6 → medium.
     assert.deepEqual(figures(gap), {
@@ -129,20 +130,24 @@ describe('content_gap', () => {
     assert.deepEqual(JSON.parse(gap.evidence), {
       window: WINDOW,
       promptId: p1,
-      samples: 4,
-      brandMentions: 0,
+      promptText: 'Best tool 1?',
+      answers: 4,
+      brandAnswers: 0,
       brandRate: 0,
+      usualMentionRate: 1,
+      usualAnswers: 4,
       competitor: 'rival',
-      competitorMentions: 3,
+      competitorAnswers: 3,
       competitorRate: 0.75,
-      brandUsualRate: 0.5,
-      brandUsualSamples: 8,
+      competitors: [{ name: 'Rival', answers: 3 }],
     });
     assert.equal(
       gap.why,
       'In the 30 days to 2026-03-01, Rival was named in 3 of 4 answers (75%) to "Best tool 1?" and Acme in 0 (0%), ' +
-        'against 50% across all its prompts (4 of 8 answers).',
+        'against 100% across its other prompts (4 of 4 answers).',
     );
+    // The evidence holds what the artifact drafter reads.
+    assert.equal(readDraftEvidence('content_gap', gap.evidence)?.recType, 'content_gap');
     assert.match(gap.measurement_plan, /prompt's brand mention rate over the 30 days before/);
   });
 
@@ -452,8 +457,8 @@ describe('re-generation', () => {
     const [p1] = s.prompts as [number];
     const first = await generate(s);
     const id = first.created[0]?.id as string;
-    // Four more answers to P1, all naming Acme: P1 4/8 = 0.5 > 0.5 × (8/12 = 0.667) = 0.333.
-    await run(s, '2026-03-02T10:00:00.000Z', times(4, { prompt: p1, mentioned: true, rank: 1 }));
+    // Five more answers to P1, all naming Acme: P1 5/9 = 0.556 > 0.5 × (P2's 4/4 = 1).
+    await run(s, '2026-03-02T10:00:00.000Z', times(5, { prompt: p1, mentioned: true, rank: 1 }));
     const later = new Date('2026-03-03T12:00:00.000Z');
     const second = await generate(s, later);
     assert.deepEqual([second.created, second.superseded], [[], [id]]);
@@ -474,7 +479,7 @@ describe('re-generation', () => {
       .set({ status: 'in_progress', started_at: AT.toISOString() })
       .where('id', '=', id)
       .execute();
-    await run(s, '2026-03-02T10:00:00.000Z', times(4, { prompt: p1, mentioned: true, rank: 1 }));
+    await run(s, '2026-03-02T10:00:00.000Z', times(5, { prompt: p1, mentioned: true, rank: 1 }));
     const generation = await generate(s, new Date('2026-03-03T12:00:00.000Z'));
     assert.deepEqual(generation.superseded, []);
     assert.equal((await rows(s))[0]?.status, 'in_progress');
@@ -510,7 +515,9 @@ describe('tenancy', () => {
 describe('after a run is published', () => {
   it('a monitoring run that publishes itself regenerates the brand’s recommendations', async () => {
     const brand = await monitoredBrand(db, orgId, 2);
-    const deps = askDeps(db, {});
+    const test = askDeps(db, {});
+    // The follow-up `sightline monitor run` and the worker pass (cli/commands/monitor.ts askDeps).
+    const deps = { ...test, afterPublish: publicationFollowUp(db, test.clock, test.log) };
     const monitoring = await findBrandMonitoring(db, orgId, brand.brandId);
     assert.ok(monitoring);
     const [planned] = await planRuns(
@@ -527,7 +534,7 @@ describe('after a run is published', () => {
       pollMs: 20,
       done: async () => (await findMonitorRun(db, planned.runId))?.status !== 'running',
     });
-    const line = deps.log.lines.find((l) => l.fields.event === 'recommendations_generated');
+    const line = test.log.lines.find((l) => l.fields.event === 'recommendations_generated');
     assert.deepEqual(
       [line?.level, line?.fields.brandId, line?.fields.runId],
       ['info', brand.brandId, planned.runId],

@@ -219,7 +219,7 @@ describe('outcome measurement', () => {
   });
 });
 
-const cli = (...args: string[]) => runCli({ DATABASE_URL: ctx.config.databaseUrl }, ...args);
+const cli = (...args: string[]) => runCli(ctx.config.databaseUrl, ...args);
 
 describe('sightline recommendations (CLI)', () => {
   let brandId: number;

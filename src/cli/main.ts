@@ -13,6 +13,7 @@ import { register as keys } from './commands/keys.ts';
 import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
+import { register as recommendationDrafts } from './commands/recommendation-drafts.ts';
 import { register as recommendations } from './commands/recommendations.ts';
 import { register as reports } from './commands/reports.ts';
 import { register as runs } from './commands/runs.ts';
@@ -43,6 +44,8 @@ const groups: Array<(program: Command) => void> = [
   monitor,
   recommendations,
   worker,
+  // After any other `recommendations` command file: it adds `draft` to that group.
+  recommendationDrafts,
 ];
 for (const register of groups) register(program);
 

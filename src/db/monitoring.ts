@@ -390,25 +390,39 @@ export async function claimAsk(
         )
         .executeTakeFirst();
       if (taken.numUpdatedRows === 0n) return 'taken' as const;
-      await trx
-        .insertInto('org_ask_usage')
-        .values({ org_id: ask.orgId, month: claim.month, asks: 0 })
-        .onConflict((oc) => oc.columns(['org_id', 'month']).doNothing())
-        .execute();
-      let counted = trx
-        .updateTable('org_ask_usage')
-        .set((eb) => ({ asks: eb('asks', '+', 1) }))
-        .where('org_id', '=', ask.orgId)
-        .where('month', '=', claim.month);
-      if (claim.budget !== null) counted = counted.where('asks', '<', claim.budget);
       // Rolls the claim back with it.
-      if ((await counted.executeTakeFirst()).numUpdatedRows === 0n) throw new BudgetReached();
+      if (!(await countAsk(trx, ask.orgId, claim.month, claim.budget))) throw new BudgetReached();
       return 'claimed' as const;
     });
   } catch (error) {
     if (error instanceof BudgetReached) return 'budget';
     throw error;
   }
+}
+
+/**
+ * Counts one ask against the organization's month, only while under `budget` (null: no budget):
+ * false when the budget is spent, and then nothing is counted. Every ask sent to an engine goes
+ * through here, a monitoring claim or a recommendation draft alike.
+ */
+export async function countAsk(
+  db: Db,
+  orgId: number,
+  month: string,
+  budget: number | null,
+): Promise<boolean> {
+  await db
+    .insertInto('org_ask_usage')
+    .values({ org_id: orgId, month, asks: 0 })
+    .onConflict((oc) => oc.columns(['org_id', 'month']).doNothing())
+    .execute();
+  let counted = db
+    .updateTable('org_ask_usage')
+    .set((eb) => ({ asks: eb('asks', '+', 1) }))
+    .where('org_id', '=', orgId)
+    .where('month', '=', month);
+  if (budget !== null) counted = counted.where('asks', '<', budget);
+  return (await counted.executeTakeFirst()).numUpdatedRows > 0n;
 }
 
 /** Extends the leases `owner` holds on the asks it is still asking. */

@@ -27,7 +27,6 @@ import { budgetMonth } from '../domain/schedule.ts';
 import { Lookups } from '../ingest/lookups.ts';
 import { setRunPublished } from '../ingest/runs.ts';
 import { AnswerWriter } from '../ingest/writer.ts';
-import { afterRunPublished } from '../recommendations/after-publish.ts';
 import type { AskRequest, AskResult, Engine } from './engines/index.ts';
 
 /** The part of a pino logger the monitoring engine writes to: one line per run event. */
@@ -45,6 +44,11 @@ export interface AskDeps {
   leaseMs: number;
   clock: () => Date;
   log: MonitorLog;
+  /**
+   * What follows a run that published itself (the CLI passes the recommendations' follow-up). It
+   * must not throw: the run is published whatever becomes of it.
+   */
+  afterPublish?: (run: { orgId: number; brandId: number; runId: number }) => Promise<void>;
 }
 
 export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget';
@@ -197,12 +201,7 @@ async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
       : `run ${ask.runId} completed and published`,
   );
   if (!org?.reviewBeforePublish)
-    await afterRunPublished(
-      deps.db,
-      { orgId: ask.orgId, brandId: ask.brandId, runId: ask.runId },
-      deps.clock(),
-      deps.log,
-    );
+    await deps.afterPublish?.({ orgId: ask.orgId, brandId: ask.brandId, runId: ask.runId });
 }
 
 /** Stops a run at the organization's monthly budget; the asks it did not make stay unasked. */

@@ -45,3 +45,10 @@ export async function afterRunPublished(
     return null;
   }
 }
+
+/** The follow-up a monitoring run calls once it has published itself (`AskDeps.afterPublish`). */
+export function publicationFollowUp(db: Db, clock: () => Date, log: FollowUpLog) {
+  return async (run: { orgId: number; brandId: number; runId: number }): Promise<void> => {
+    await afterRunPublished(db, run, clock(), log);
+  };
+}

@@ -1,27 +1,24 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
-// `sightline …` as a person runs it: a child process with an environment built from nothing but
-// PATH, a silent log and what the test passes, so a key or database URL in the developer's shell
-// can never leak in.
+// `sightline …` run as a child process, as a person runs it, on the test's database. Its
+// environment is built from nothing (no engine key of the developer's shell reaches it).
 
 const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 
 export interface CliRun {
-  status: number | null;
+  status: number;
   stdout: string;
   stderr: string;
 }
 
-export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+export function runCli(databaseUrl: string, ...args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [MAIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ status: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-      },
+      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }

@@ -183,19 +183,30 @@ function topCompetitor(competitors: ReadonlyMap<string, Ranked>): [string, Ranke
     .sort(([ka, a], [kb, b]) => b.mentions - a.mentions || byKey(ka, kb))[0];
 }
 
-/** A monitored prompt where competitors are named and the brand is not, or far below its usual rate. */
+/**
+ * A monitored prompt where competitors are named and the brand is not, or far below its usual
+ * rate: its rate over the brand's other prompts with data (none: only 0 % is "far below").
+ */
 export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
-  const usual = facts.current.mentionRate.value ?? 0;
+  const prompts = [...facts.current.prompts.values()];
   const findings: Finding[] = [];
-  for (const p of facts.current.prompts.values()) {
+  for (const p of prompts) {
     const prompt = ctx.prompts.get(p.promptId);
     const top = topCompetitor(p.competitors);
     if (!prompt || !top || p.samples < CONTENT_GAP_MIN_SAMPLES) continue;
+    const others = prompts.filter((o) => o !== p);
+    const usualAnswers = others.reduce((sum, o) => sum + o.samples, 0);
+    const usualMentions = others.reduce((sum, o) => sum + o.brand.mentions, 0);
+    const usual = usualAnswers > 0 ? usualMentions / usualAnswers : null;
     const brandRate = p.brand.mentions / p.samples;
     const competitorRate = top[1].mentions / p.samples;
     const competitorName = facts.competitors.get(top[0])?.name ?? top[0];
     if (competitorRate < CONTENT_GAP_MIN_COMPETITOR_RATE || competitorRate <= brandRate) continue;
-    if (brandRate > CONTENT_GAP_FAR_BELOW * usual) continue;
+    if (brandRate > CONTENT_GAP_FAR_BELOW * (usual ?? 0)) continue;
+    const named = [...p.competitors]
+      .filter(([, r]) => r.mentions > 0)
+      .sort(([ka, a], [kb, b]) => b.mentions - a.mentions || byKey(ka, kb))
+      .map(([key, r]) => ({ name: facts.competitors.get(key)?.name ?? key, answers: r.mentions }));
     findings.push(
       finish({
         recType: 'content_gap',
@@ -206,23 +217,29 @@ export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
         why:
           `In ${windowWords(ctx)}, ${competitorName} was named in ${top[1].mentions} of ${p.samples} answers ` +
           `(${pct(competitorRate)}) to ${quote(prompt.text)} and ${ctx.brandName} in ${p.brand.mentions} ` +
-          `(${pct(brandRate)}), against ${pct(usual)} across all its prompts ` +
-          `(${facts.current.mentionRate.numerator} of ${facts.current.mentionRate.denominator} answers).`,
+          `(${pct(brandRate)}), ` +
+          (usual === null
+            ? 'and no other prompt of the brand has answers in the window.'
+            : `against ${pct(usual)} across its other prompts (${usualMentions} of ${usualAnswers} answers).`),
         suggestedAction: `Publish or refresh a page that answers ${quote(prompt.text)} directly, naming ${ctx.brandName} and what sets it apart from ${competitorName}.`,
         expectedImpact: `${ctx.brandName}'s mention rate on this prompt rises towards ${competitorName}'s ${pct(competitorRate)}.`,
         impact: competitorRate - brandRate,
         confidence: confidenceOf(sampleProportionInterval(p.brand.mentions, p.samples)),
+        // The artifact drafter reads promptText, answers, brandAnswers, usualMentionRate and
+        // competitors (domain/recommendation-evidence.ts).
         evidence: {
           window: ctx.window,
           promptId: p.promptId,
-          samples: p.samples,
-          brandMentions: p.brand.mentions,
+          promptText: prompt.text,
+          answers: p.samples,
+          brandAnswers: p.brand.mentions,
           brandRate: rate(brandRate),
+          usualMentionRate: usual === null ? null : rate(usual),
+          usualAnswers,
           competitor: top[0],
-          competitorMentions: top[1].mentions,
+          competitorAnswers: top[1].mentions,
           competitorRate: rate(competitorRate),
-          brandUsualRate: rate(usual),
-          brandUsualSamples: facts.current.mentionRate.denominator,
+          competitors: named,
         },
       }),
     );

@@ -10,7 +10,7 @@ import { type ResilienceOptions, ResilientEngine } from './resilience.ts';
 import { simulatedAdapter } from './simulated.ts';
 import type { Engine, EngineAdapter } from './types.ts';
 
-export type { AskRequest, AskResult, Engine, EngineName, Source } from './types.ts';
+export type { AskRequest, AskResult, DraftContext, Engine, EngineName, Source } from './types.ts';
 
 const ADAPTERS: Record<EngineName, (config: EngineConfig) => EngineAdapter> = {
   chatgpt: chatgptAdapter,

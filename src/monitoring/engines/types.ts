@@ -11,8 +11,20 @@ export interface AskContext {
   competitorNames?: readonly string[];
 }
 
+/**
+ * Asking for a recommendation's artifact instead of an answer. The prompt already says everything
+ * a vendor needs; this repeats the essentials for the simulated engine, which reads no prompts.
+ */
+export interface DraftContext {
+  artifactType: 'content_brief' | 'outreach_note';
+  brandName: string;
+  /** The question a content brief answers, or the domain an outreach note goes to. */
+  subject: string;
+  competitorNames: readonly string[];
+}
+
 export interface AskRequest {
-  /** The user's own question, sent to the vendor as it is and with nothing added. */
+  /** The user's own question (or a generation prompt), sent to the vendor as it is. */
   prompt: string;
   /**
    * Read only by the simulated engine, which has to know whom to mention. A real vendor never sees
@@ -21,6 +33,8 @@ export interface AskRequest {
   context?: AskContext;
   /** Simulated engine: the same prompt and seed give the same answer. */
   seed?: string;
+  /** Read only by the simulated engine: write this draft rather than an answer. */
+  draft?: DraftContext;
 }
 
 /**

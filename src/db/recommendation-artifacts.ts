@@ -1,0 +1,93 @@
+import type { Selectable } from 'kysely';
+import type { Db } from './connect.ts';
+import type { RecommendationArtifactsTable, RecommendationsTable } from './types.ts';
+
+// The drafted artifacts of a recommendation. A drafted artifact's id is fixed by its
+// recommendation and type, so two drafters racing write one row: the second insert finds the key
+// taken and does nothing.
+
+export type ArtifactRow = Selectable<RecommendationArtifactsTable>;
+
+/** A recommendation named by its id alone: the operator's command line, across organizations. */
+export function findRecommendation(
+  db: Db,
+  id: string,
+): Promise<Selectable<RecommendationsTable> | undefined> {
+  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findArtifact(db: Db, orgId: number, id: string): Promise<ArtifactRow | undefined> {
+  return db
+    .selectFrom('recommendation_artifacts')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface DraftWrite {
+  title: string;
+  body: string;
+  targetUrl: string;
+  generatedByModel: string;
+  generationPromptVersion: string;
+  at: string;
+}
+
+/** Inserts a new draft; false when a row with that id exists already (it is left as it was). */
+export async function insertDraft(
+  db: Db,
+  artifact: { id: string; orgId: number; recommendationId: string; artifactType: string },
+  draft: DraftWrite,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('recommendation_artifacts')
+    .values({
+      id: artifact.id,
+      org_id: artifact.orgId,
+      recommendation_id: artifact.recommendationId,
+      artifact_type: artifact.artifactType,
+      title: draft.title,
+      body: draft.body,
+      target_url: draft.targetUrl,
+      status: 'draft',
+      generated_by_model: draft.generatedByModel,
+      generation_prompt_version: draft.generationPromptVersion,
+      published_at: null,
+      created_at: draft.at,
+      updated_at: draft.at,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * Writes a fresh draft over an artifact that is still a draft (a reviewed one is never
+ * overwritten); `onlyTemplate` also requires it to be a template, so an engine's draft written
+ * meanwhile by another drafter is kept. False when nothing was written.
+ */
+export async function replaceDraft(
+  db: Db,
+  orgId: number,
+  id: string,
+  draft: DraftWrite,
+  onlyTemplate: boolean,
+): Promise<boolean> {
+  let update = db
+    .updateTable('recommendation_artifacts')
+    .set({
+      title: draft.title,
+      body: draft.body,
+      target_url: draft.targetUrl,
+      generated_by_model: draft.generatedByModel,
+      generation_prompt_version: draft.generationPromptVersion,
+      updated_at: draft.at,
+    })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('status', '=', 'draft');
+  if (onlyTemplate) update = update.where('generated_by_model', '=', '');
+  return (await update.executeTakeFirst()).numUpdatedRows > 0n;
+}

@@ -1,0 +1,256 @@
+// A recommendation's drafted artifact: a content brief for a content gap, an outreach note for
+// citation outreach (docs/recommendations.md, "Artifacts"). An engine writes it through the
+// monitoring engine layer (its limits, retries and error classes), counted against the
+// organization's monthly ask budget; without an engine, or when the engine fails and there is no
+// draft yet, the artifact is the template filled from the data, and its first line says so.
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { EnginesConfig } from '../config.ts';
+import { findBrandRef } from '../db/brands.ts';
+import type { Db } from '../db/connect.ts';
+import { countAsk, findOrgMonitoring } from '../db/monitoring.ts';
+import {
+  type ArtifactRow,
+  type DraftWrite,
+  findArtifact,
+  insertDraft,
+  replaceDraft,
+} from '../db/recommendation-artifacts.ts';
+import type { RecommendationsTable } from '../db/types.ts';
+import {
+  ARTIFACT_TYPE,
+  type ArtifactType,
+  draftHeading,
+  draftSubject,
+  draftValues,
+  fillTemplate,
+} from '../domain/artifact-drafts.ts';
+import { InvalidInput } from '../domain/catalog.ts';
+import { readDraftEvidence } from '../domain/recommendation-evidence.ts';
+import { budgetMonth } from '../domain/schedule.ts';
+import type { MonitorLog } from '../monitoring/asks.ts';
+import type { AskResult, Engine, EngineName } from '../monitoring/engines/index.ts';
+import { DRAFT_TEXTS } from './prompts.ts';
+
+/** The columns of a recommendation a draft reads: its identity, its brand and its evidence. */
+export type DraftableRecommendation = Pick<
+  Selectable<RecommendationsTable>,
+  'id' | 'org_id' | 'brand_id' | 'rec_type' | 'evidence'
+>;
+
+export interface DraftOptions {
+  /**
+   * Write a fresh draft over the existing one while it is still a `draft` (the operator's
+   * `recommendations draft`); a `ready` or `published` artifact is refused. Without it an
+   * existing artifact is kept, except that a template is replaced once an engine drafts.
+   */
+  regenerate?: boolean;
+  log?: MonitorLog;
+}
+
+export interface DraftOutcome {
+  artifactId: string;
+  artifactType: ArtifactType;
+  /** `kept`: an existing artifact was left as it was. */
+  action: 'created' | 'updated' | 'kept';
+  /** The stored artifact's model: the vendor's name for it, or '' for a template. */
+  generatedByModel: string;
+  generationPromptVersion: string;
+  /** Why the engine wrote nothing (its failure, a refusal, the budget); absent otherwise. */
+  engineFailure?: string;
+}
+
+/**
+ * The artifact's id, fixed by its recommendation and type: an RFC 9562 version-8 UUID from a
+ * SHA-256 of the two, so every drafter of the same artifact writes the same row.
+ */
+export function artifactId(recommendationId: string, artifactType: ArtifactType): string {
+  const hex = createHash('sha256')
+    .update(`recommendation-artifact/${recommendationId}/${artifactType}`)
+    .digest('hex');
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The engine configured to draft (SIGHTLINE_DRAFT_ENGINE) among the ones built, or null. */
+export function draftEngine(config: EnginesConfig, engines: ReadonlyMap<EngineName, Engine>): Engine | null {
+  return (config.draftEngine && engines.get(config.draftEngine)) || null;
+}
+
+/** Everything a draft is made of, read from the recommendation's own row and its own brand. */
+export async function draftInputs(db: Db, recommendation: DraftableRecommendation) {
+  const draft = readDraftEvidence(recommendation.rec_type, recommendation.evidence);
+  if (draft === null) return null;
+  // By the recommendation's organization and nothing else: a brand id of another organization
+  // finds nothing, so no other organization's name can reach a prompt.
+  const brand = await findBrandRef(db, recommendation.org_id, recommendation.brand_id);
+  if (!brand) throw new InvalidInput(`recommendation ${recommendation.id} has no brand in its organization`);
+  const artifactType = ARTIFACT_TYPE[draft.recType];
+  const values = draftValues(brand, draft);
+  const texts = DRAFT_TEXTS[artifactType];
+  return {
+    artifactType,
+    values,
+    subject: draftSubject(brand, draft),
+    heading: draftHeading(draft),
+    prompt: { version: texts.prompt.version, text: fillTemplate(texts.prompt.text, values) },
+    template: texts.template,
+  };
+}
+
+type Inputs = NonNullable<Awaited<ReturnType<typeof draftInputs>>>;
+
+function failureOf(result: AskResult): string | undefined {
+  if (result.outcome === 'error') return result.error ?? 'failed';
+  if (result.outcome === 'no_result') return 'it declined to answer';
+  if (result.outcome === 'empty') return 'it answered with no text';
+  return undefined;
+}
+
+/** A content brief keeps the pages the engine drew on; a note to send has no place for them. */
+function engineBody(inputs: Inputs, result: AskResult): string {
+  if (inputs.artifactType !== 'content_brief' || result.sources.length === 0) return result.text;
+  const sources = result.sources.map((s) => `- ${s.title ? `${s.title}: ` : ''}${s.url}`);
+  return `${result.text}\n\n## Sources the engine drew on\n${sources.join('\n')}`;
+}
+
+/** One ask for the draft, counted against the month's budget first: a body, or why there is none. */
+async function askEngine(
+  db: Db,
+  orgId: number,
+  engine: Engine,
+  inputs: Inputs,
+  at: Date,
+  log: MonitorLog | undefined,
+): Promise<{ body: string; model: string } | { failure: string }> {
+  const org = await findOrgMonitoring(db, orgId);
+  if (!org) throw new InvalidInput(`organization ${orgId} does not exist`);
+  const month = budgetMonth(at, org.timezone);
+  if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) {
+    return {
+      failure: `monthly ask budget reached: ${org.monthlyAskBudget} asks in ${month} (${org.timezone})`,
+    };
+  }
+  const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject });
+  const failure = failureOf(result);
+  log?.info(
+    {
+      event: 'artifact_asked',
+      orgId,
+      engine: engine.name,
+      outcome: result.outcome,
+      vendorModel: result.vendorModel,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      estimatedCostUsd: result.estimatedCostUsd,
+    },
+    `${engine.name} asked to draft a ${inputs.artifactType}: ${result.outcome}`,
+  );
+  if (failure !== undefined) return { failure };
+  return { body: engineBody(inputs, result), model: result.vendorModel ?? `${engine.name}:${engine.model}` };
+}
+
+function templateDraft(inputs: Inputs, notice: string, at: string): DraftWrite {
+  return {
+    ...inputs.heading,
+    body: fillTemplate(inputs.template.text, { ...inputs.values, notice }),
+    generatedByModel: '',
+    generationPromptVersion: inputs.template.version,
+    at,
+  };
+}
+
+const NO_ENGINE =
+  'Template: no engine is set to draft artifacts (SIGHTLINE_DRAFT_ENGINE), so this is filled from the data; complete the bracketed parts.';
+const engineFailed = (engine: Engine, failure: string) =>
+  `Template: the ${engine.name} engine could not draft this (${failure}), so this is filled from the data; complete the bracketed parts.`;
+
+/**
+ * Drafts the artifact a recommendation calls for (none for types other than content_gap and
+ * citation_outreach), with `engine`, or from the template when it is null, at time `at`. Safe to
+ * repeat: an artifact already drafted is kept (see `regenerate`), and two drafters racing write
+ * one row.
+ */
+export async function draftArtifacts(
+  db: Db,
+  recommendation: DraftableRecommendation,
+  engine: Engine | null,
+  at: Date,
+  options: DraftOptions = {},
+): Promise<DraftOutcome[]> {
+  const inputs = await draftInputs(db, recommendation);
+  if (inputs === null) return [];
+  const orgId = recommendation.org_id;
+  const id = artifactId(recommendation.id, inputs.artifactType);
+  const existing = await findArtifact(db, orgId, id);
+  const outcome = (
+    action: DraftOutcome['action'],
+    row: Pick<ArtifactRow, 'generated_by_model' | 'generation_prompt_version'>,
+    engineFailure?: string,
+  ): DraftOutcome => ({
+    artifactId: id,
+    artifactType: inputs.artifactType,
+    action,
+    generatedByModel: row.generated_by_model,
+    generationPromptVersion: row.generation_prompt_version,
+    ...(engineFailure === undefined ? {} : { engineFailure }),
+  });
+
+  if (existing && existing.status !== 'draft' && options.regenerate) {
+    throw new InvalidInput(`artifact ${id} is ${existing.status}: a reviewed artifact is not drafted again`);
+  }
+  const upgradesTemplate =
+    existing?.status === 'draft' && existing.generated_by_model === '' && engine !== null;
+  if (existing && !options.regenerate && !upgradesTemplate) return [outcome('kept', existing)];
+
+  let draft: DraftWrite;
+  let engineFailure: string | undefined;
+  const stamp = at.toISOString();
+  if (engine === null) {
+    draft = templateDraft(inputs, NO_ENGINE, stamp);
+  } else {
+    const asked = await askEngine(db, orgId, engine, inputs, at, options.log);
+    if ('failure' in asked) {
+      engineFailure = asked.failure;
+      options.log?.warn(
+        {
+          event: 'artifact_draft_failed',
+          orgId,
+          recommendationId: recommendation.id,
+          engine: engine.name,
+          reason: asked.failure,
+        },
+        `${engine.name} could not draft the ${inputs.artifactType} of recommendation ${recommendation.id}: ${asked.failure}`,
+      );
+      // A draft that exists stays: a failed attempt never replaces something better.
+      if (existing) return [outcome('kept', existing, engineFailure)];
+      draft = templateDraft(inputs, engineFailed(engine, asked.failure), stamp);
+    } else {
+      draft = {
+        ...inputs.heading,
+        body: asked.body,
+        generatedByModel: asked.model,
+        generationPromptVersion: inputs.prompt.version,
+        at: stamp,
+      };
+    }
+  }
+  const written = existing
+    ? await replaceDraft(db, orgId, id, draft, !options.regenerate)
+    : await insertDraft(
+        db,
+        { id, orgId, recommendationId: recommendation.id, artifactType: inputs.artifactType },
+        draft,
+      );
+  if (written) {
+    const stored = {
+      generated_by_model: draft.generatedByModel,
+      generation_prompt_version: draft.generationPromptVersion,
+    };
+    return [outcome(existing ? 'updated' : 'created', stored, engineFailure)];
+  }
+  // Another drafter wrote the row meanwhile (or reviewed it): theirs stands.
+  const current = await findArtifact(db, orgId, id);
+  if (!current) throw new Error(`artifact ${id} vanished while it was drafted`);
+  return [outcome('kept', current, engineFailure)];
+}
