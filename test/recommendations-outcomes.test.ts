@@ -66,7 +66,7 @@ describe('outcome measurement', () => {
     await s.b.run({ category: s.category, finishedAt: '2026-02-20T10:00:00.000Z', answers: s.answers(0) });
     const [rec] = (await generateRecommendations(db, { orgId: acme, brandId: s.b.brandId }, IMPLEMENTED))
       .created;
-    assert.equal(rec?.recType, 'content_gap');
+    assert.equal(rec?.rec_type, 'content_gap');
     const id = rec?.id as string;
     const change = await changeStatus(db, acme, id, 'implement', { at: IMPLEMENTED, now: IMPLEMENTED });
     assert.deepEqual(change.baseline, {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import {
   findRecommendationSubject,
@@ -8,6 +9,7 @@ import {
   refreshFinding,
   supersedeFindings,
 } from '../db/recommendations.ts';
+import type { RecommendationsTable } from '../db/types.ts';
 import { registrableDomain } from '../domain/analytics.ts';
 import { type Finding, findings as runRules } from '../domain/recommendations/rules.ts';
 import { NotFound } from '../errors.ts';
@@ -29,17 +31,14 @@ import { loadFacts } from './facts.ts';
 /** The analytics window a generation reads: the API's default range. */
 export const GENERATION_RANGE = '30d';
 
-/** A recommendation a generation created: what the artifact drafter starts from. */
-export interface GeneratedRecommendation {
-  id: string;
-  orgId: number;
-  brandId: number;
-  recType: string;
-  subjectKind: string;
-  subject: string;
-  title: string;
-  evidence: Record<string, unknown>;
-}
+/**
+ * A recommendation a generation created, in its stored columns: what the artifact drafter
+ * (`draftArtifacts`) takes as it is.
+ */
+export type GeneratedRecommendation = Pick<
+  Selectable<RecommendationsTable>,
+  'id' | 'org_id' | 'brand_id' | 'rec_type' | 'subject_kind' | 'subject' | 'title' | 'evidence'
+>;
 
 export interface Generation {
   /** Recommendations this run inserted, highest score first. */
@@ -127,13 +126,13 @@ export async function generateRecommendations(
       if (inserted) {
         generation.created.push({
           id,
-          orgId,
-          brandId,
-          recType: f.recType,
-          subjectKind: f.subjectKind,
-          subject: f.subject,
-          title: f.title,
-          evidence: f.evidence,
+          org_id: orgId,
+          brand_id: brandId,
+          rec_type: columns.rec_type,
+          subject_kind: columns.subject_kind,
+          subject: columns.subject,
+          title: columns.title,
+          evidence: columns.evidence,
         });
       }
     }
