@@ -35,6 +35,17 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'mcp-is-an-api-client',
+      severity: 'error',
+      comment:
+        'src/mcp reads through the SDK (clients/typescript) like any client of the API, so scopes, tenancy and the rate limit apply: never the database or a feature service.',
+      from: { path: '^src/mcp/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(mcp/|auth/gate[.]ts$|http/types[.]ts$|errors[.]ts$|config[.]ts$)',
+      },
+    },
+    {
       name: 'routes-not-operator-tools',
       severity: 'error',
       comment: 'HTTP routes may not reach into the command line or the demo data.',

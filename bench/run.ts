@@ -1,7 +1,8 @@
 // `npm run bench`: the analytics benchmark. Generates a brand with about a million answers over
 // three years plus three smaller tenants on the embedded database, brings the analytics
 // aggregates up to date through the service's own refreshRunAggregates, then times every
-// analytics endpoint and window through app.inject and prints p50/p95/p99.
+// analytics endpoint and window through app.inject and prints p50/p95/p99. Every interval the
+// timed responses serve is checked to hold its figure (low ≤ value ≤ high, test/support/intervals.ts).
 //
 //   npm run bench                  generate into $BENCH_DB (default: a file under the OS temp dir)
 //   npm run bench -- --reuse       time an existing $BENCH_DB again without regenerating it
@@ -19,6 +20,7 @@ import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { openSqlite } from '../src/db/sqlite/open.ts';
 import { SCOPES } from '../src/domain/scopes.ts';
+import { checkIntervals, emptyTally } from '../test/support/intervals.ts';
 import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';
 
 const DAY_MS = 86_400_000;
@@ -192,19 +194,26 @@ async function main(): Promise<void> {
 
   line(`\n${iterations} timed requests per case after 3 warm-up requests (ms, through app.inject):`);
   line(`${'case'.padEnd(34)}${'p50'.padStart(9)}${'p95'.padStart(9)}${'p99'.padStart(9)}`);
+  const intervals = emptyTally();
   for (const [label, url] of cases) {
     const times: number[] = [];
+    let body = '';
     for (let i = 0; i < iterations + 3; i++) {
       const started = performance.now();
       const res = await app.inject({ url, headers: { authorization: `Bearer ${key}` } });
       const took = performance.now() - started;
       if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
       if (i >= 3) times.push(took);
+      body = res.body;
     }
+    checkIntervals(JSON.parse(body), url, intervals);
     times.sort((a, b) => a - b);
     const cells = [0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(9));
     line(`${label.padEnd(34)}${cells.join('')}`);
   }
+  line(`\nintervals checked: ${intervals.checked}, violations: ${intervals.violations.length}`);
+  for (const violation of intervals.violations) line(`  ${violation}`);
+  if (intervals.violations.length > 0) process.exitCode = 1;
   line(
     `\nLoad average while timing: ${loadavg()
       .map((l) => l.toFixed(2))

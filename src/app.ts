@@ -21,6 +21,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
 import type { App } from './http/types.ts';
 import { rejectNonDecimalIntegers } from './http/validation.ts';
+import { registerMcpEndpoint } from './mcp/http.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { brandRoutes } from './routes/brands.ts';
 import { categoryRoutes } from './routes/categories.ts';
@@ -173,6 +174,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(recommendationRoutes);
   await app.register(analyticsRoutes);
   await app.register(healthRoutes, { dbs, rateLimit });
+  // Outside /api: the MCP endpoint is a client of the API above, not one of its routes.
+  registerMcpEndpoint(app);
 
   app.addHook('onClose', async () => {
     await rateLimit.close();

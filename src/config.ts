@@ -323,3 +323,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
 }
+
+/** `sightline mcp`: the API it speaks to, as an SDK client would (the SDK's own variables). */
+export interface McpClientConfig {
+  apiKey: string;
+  baseUrl: string;
+}
+
+export function loadMcpClientConfig(env: NodeJS.ProcessEnv = process.env): McpClientConfig {
+  const apiKey = env.SIGHTLINE_API_KEY?.trim();
+  if (!apiKey) {
+    throw new ConfigError(
+      'SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it',
+    );
+  }
+  return { apiKey, baseUrl: httpUrl(env, 'SIGHTLINE_BASE_URL') ?? 'http://127.0.0.1:8000' };
+}

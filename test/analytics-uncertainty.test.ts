@@ -43,15 +43,21 @@ describe('analytics intervals and significance', () => {
       return ids;
     };
     const run = (finishedAt: string, answers: Answer[]) => fixture.run({ category, finishedAt, answers });
-    const analytics = async () => {
-      const res = await app.inject({
-        url: `/api/brands/${fixture.brandId}/analytics/`,
-        headers: bearer(key),
-      });
+    const get = async (path: string) => {
+      const res = await app.inject({ url: `/api/brands/${fixture.brandId}/${path}`, headers: bearer(key) });
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
-    return { fixture, category, prompts, run, analytics };
+    const analytics = () => get('analytics/');
+    /** The brand's windowed score delta and its one category's (category deltas) have these fields. */
+    const windowedDeltasHave = async (expected: Record<string, unknown>) => {
+      const [history, categories] = await Promise.all([get('score-history/'), get('category-deltas/')]);
+      for (const delta of [history.windowedDelta, categories.deltas[String(category)]]) {
+        const served = Object.fromEntries(Object.keys(expected).map((field) => [field, delta[field]]));
+        assert.deepEqual(served, expected);
+      }
+    };
+    return { fixture, category, prompts, run, analytics, windowedDeltasHave };
   }
 
   /** One prompt's answers: `mentioned` of `weight` samples name the brand (at `rank`), the rest not. */
@@ -246,5 +252,76 @@ describe('analytics intervals and significance', () => {
     );
     assert.deepEqual(metrics.mentionRate.interval, { low: 0.5065, high: 0.5927 });
     assert.equal(metrics.mentionRate.significance, 'moved');
+  });
+
+  // The windowed score delta (score history and category deltas): the latest score is a mean of
+  // prompt scores, so its interval is the prompt-mean one (binomial reference trials
+  // k² / Σ 1/samples); significance compares it with the boundary score's the same way.
+  // Prompt scores: rank 1 → 100, rank 4 → 55, rank 5 → 40, mentioned without rank → 50, not
+  // mentioned → 0.
+
+  it('calls a large-looking score change on few prompts within the noise', async () => {
+    const t = await tenant('score-few-prompts');
+    const [p1, p2, p3] = (await t.prompts(3)) as [number, number, number];
+    // Boundary (before 13 February 12:00): 0, 0, 50 → 16.7; now 100, 100, 50 → 83.3. Two samples each.
+    await t.run(PREVIOUS, [
+      { prompt: p1, weight: 2 },
+      { prompt: p2, weight: 2 },
+      { prompt: p3, weight: 2, mentioned: true },
+    ]);
+    await t.run(CURRENT, [
+      { prompt: p1, weight: 2, mentioned: true, rank: 1 },
+      { prompt: p2, weight: 2, mentioned: true, rank: 1 },
+      { prompt: p3, weight: 2, mentioned: true },
+    ]);
+    // Now: values 1, 1, 0.5, mean 0.833333; deviations 0.166667, 0.166667, −0.333333, squares
+    // 0.166667; cluster variance (3/2)·0.166667 / 3² = 0.027778. Trials 3² / (3 × ½) = 6, binomial
+    // 0.833333·0.166667 / 6 = 0.023148: design effect 1.2, effective 6 / 1.2 × 0.207503 = 1.037513.
+    // Wilson: z²/n = 3.702564, centre (0.833333 + 1.851282) / 4.702564 = 0.570883, half
+    // (1.959964 / 4.702564)·√(0.138889 / 1.037513 + 3.841459 / (4·1.037513²)) = 0.416785·
+    // √(0.133867 + 0.892172) = 0.422178: 0.148705 … 0.993061 → 14.8 … 99.4.
+    // Before: 0, 0, 0.5, the mirror image: 0.006939 … 0.851295. The difference 0.666667, its low
+    // end 0.666667 − √((0.833333 − 0.148705)² + (0.851295 − 0.166667)²) = 0.666667 − 0.968210 < 0.
+    await t.windowedDeltasHave({
+      latestScore: 83.3,
+      boundaryScore: 16.7,
+      delta: 66.7,
+      suppressedReason: null,
+      latestScoreInterval: { low: 14.8, high: 99.4 },
+      latestScoreIntervalReason: null,
+      significance: 'within_noise',
+    });
+  });
+
+  it('calls a modest score change on many prompts moved', async () => {
+    const t = await tenant('score-many-prompts');
+    const ps = await t.prompts(20);
+    // 20 prompts × 50 samples. Boundary: 10 prompts at 50 and 10 at 40 → 45; now all at 55.
+    await t.run(
+      PREVIOUS,
+      ps.map((prompt, i) => ({ prompt, weight: 50, mentioned: true, rank: i < 10 ? null : 5 })),
+    );
+    await t.run(
+      CURRENT,
+      ps.map((prompt) => ({ prompt, weight: 50, mentioned: true, rank: 4 })),
+    );
+    // Trials 20² / (20 × 1/50) = 1000; t with 19 df gives the df factor 0.876895.
+    // Now: no spread, so the design effect is its floor 1: effective 1000 × 0.876895 = 876.8953.
+    // Wilson: z²/n = 0.0043807, centre (0.55 + 0.0021904) / 1.0043807 = 0.549782, half
+    // (1.959964 / 1.0043807)·√(0.2475 / 876.8953 + 3.841459 / (4·876.8953²)) = 1.951415·
+    // √(0.00028225 + 0.00000125) = 0.032857: 0.516925 … 0.582638 → 51.6 … 58.3.
+    // Before: deviations ±0.05, variance (20/19)·20·0.0025 / 20² = 0.00013158 under the binomial
+    // 0.45·0.55 / 1000 = 0.0002475: design effect 1 again, the mirror image 0.417362 … 0.483075.
+    // The difference 0.1, its low end 0.1 − √((0.55 − 0.516925)² + (0.483075 − 0.45)²)
+    // = 0.1 − 0.033075·√2 = 0.1 − 0.046775 = 0.0532 > 0.
+    await t.windowedDeltasHave({
+      latestScore: 55,
+      boundaryScore: 45,
+      delta: 10,
+      suppressedReason: null,
+      latestScoreInterval: { low: 51.6, high: 58.3 },
+      latestScoreIntervalReason: null,
+      significance: 'moved',
+    });
   });
 });

@@ -115,6 +115,8 @@ const ADDED = new Set([
   'shareDeltaSignificance',
   'mentionRateInterval',
   'mentionRateIntervalReason',
+  'latestScoreInterval',
+  'latestScoreIntervalReason',
 ]);
 
 /** A JSON body without the added fields, in its own key order; other bodies as kept. */

@@ -226,6 +226,12 @@ describe('report generation: documents and figures', () => {
     assert.match(all, /New citations/);
     assert.ok(items.includes('ycombinator.com'));
     assert.ok(all.includes('Best help desk for startups?'), "p1's latest run (R5) is this week");
+    // This week only R5 ran, on p1 and p2: two prompts give no interval, so the week-on-week table
+    // words the rank's change as no news.
+    assert.match(
+      all.replace(/\s+/g, ' '),
+      /Average rank 2\.00 1\.00 held steady — within the sampling noise \(\+1\.00\)/,
+    );
     assert.ok(!all.includes('Best live chat widget?'), "p3's latest run (R4, 5 Mar) is not");
   });
 
@@ -249,6 +255,69 @@ describe('report generation: documents and figures', () => {
     // The headline card keeps the figure and says why it is no news.
     assert.ok(allItems(r).includes('+40.91 pts'));
     assert.ok(allItems(r).includes('within the sampling noise'));
+  });
+
+  it('words a within-noise score change and source share changes as such, in bullets and tables', async () => {
+    // Score (the prompt-mean interval, methodology.md "Uncertainty"; t with 2 df: df factor
+    // 0.207503). Latest prompt scores 100, 70, 83.33 on 2, 2, 3 samples: mean 0.844444,
+    // deviations 0.155556, −0.144444, −0.011111, squares 0.045185, variance (3/2)·0.045185 / 9 =
+    // 0.007531 under the binomial 0.844444·0.155556 / (9 / (½ + ½ + ⅓) = 6.75) = 0.019460: design
+    // effect 1, effective 6.75 × 0.207503 = 1.400645; Wilson low 0.592030 − 0.399964 = 0.192066.
+    // Boundary 35, 42.5, 50 on 2 samples each: 0.425, variance (3/2)·0.01125 / 9 = 0.001875 under
+    // 0.425·0.575 / 6 = 0.040729, effective 6 × 0.207503 = 1.245016; Wilson high 0.481645 +
+    // 0.433322 = 0.914967. The difference 0.419444, its low end 0.419444 − √((0.844444 −
+    // 0.192066)² + (0.914967 − 0.425)²) = 0.419444 − 0.815883 < 0.
+    const history = await get(`/api/brands/${fx.brandId}/score-history/?range=30d`);
+    assert.deepEqual(
+      [history.windowedDelta.delta, history.windowedDelta.significance],
+      [41.9, 'within_noise'],
+    );
+    const summary = text(report('executive_summary_v2'));
+    assert.match(
+      summary,
+      /Visibility score held steady — within the sampling noise \(\+41\.9 pts\) over the last 30 days, from 42\.5 to 84\.4\./,
+    );
+    // The headline card keeps the figure, uncoloured, and says why it is no news.
+    assert.ok(allItems(report('executive_summary_v2')).includes('+41.9 pts'));
+
+    // Sources: g2.com 4 of 8 citations now (R3 www.g2.com/a and g2.com/b, R4 g2.com/c, R5
+    // www.g2.com/a) against 2 of 3 before (R1: www.g2.com/a, g2.com/b, capterra.com/x): 0.5 −
+    // 0.666667 = −16.67 pts; capterra.com 1 of 8 against 1 of 3: −20.83 pts. Before, only p1 and
+    // p2 cited anything: two prompts give no interval, so neither change can show a move.
+    const { sources } = await get(`/api/brands/${fx.brandId}/analytics/?range=30d`);
+    const g2 = sources.items.find((item: { domain: string }) => item.domain === 'g2.com');
+    assert.deepEqual([g2.shareDelta, g2.shareDeltaSignificance], [-0.1667, 'within_noise']);
+    // The table cell wraps, so its words are read from the page's text in order.
+    const inDepth = text(report('in_depth_report')).replace(/\s+/g, ' ');
+    assert.match(inDepth, /g2\.com 4 3 50\.00% held steady — within the sampling noise \(-16\.67 pts\)/);
+    assert.match(
+      inDepth,
+      /capterra\.com 1 1 12\.50% held steady — within the sampling noise \(-20\.83 pts\)/,
+    );
+  });
+
+  it('says under the share-of-voice bars which changes are within the sampling noise', async () => {
+    // Brand share of voice per prompt now (R3–R5), brand mentions of all entities' mentions: p1
+    // 4 of 7, p2 3 of 10, p3 3 of 6 → 10 / 23 = 0.434783. Residuals 4 − 3.043478 = 0.956522,
+    // 3 − 4.347826 = −1.347826, 3 − 2.608696 = 0.391304, squares 2.884688; variance (3/2)·2.884688 /
+    // 23² = 0.008180 under the binomial 0.434783·0.565217 / 23 = 0.010685: design effect 1,
+    // effective 23 × 0.207503 = 4.772569; Wilson: z²/n = 0.804904, centre (0.434783 + 0.402452) /
+    // 1.804904 = 0.463867, half 1.085911·√(0.245747 / 4.772569 + 3.841459 / (4·4.772569²)) =
+    // 0.332323, low 0.131544. Before (R1, R2): p1 1 of 3, p2 1 of 4, p3 1 of 3 → 0.3; residuals
+    // 0.1, −0.2, 0.1, variance (3/2)·0.06 / 10² = 0.0009 under 0.21 / 10: effective 10 × 0.207503 =
+    // 2.07503; centre (0.3 + 0.925642) / 2.851284 = 0.429861, half 0.687397·√(0.21 / 2.07503 +
+    // 3.841459 / (4·2.07503²)) = 0.391422, high 0.821283. The difference 0.134783, its low end
+    // 0.134783 − √((0.434783 − 0.131544)² + (0.821283 − 0.3)²) = 0.134783 − 0.603068 < 0.
+    const analytics = await get(`/api/brands/${fx.brandId}/analytics/?range=30d`);
+    const own = analytics.shareOfVoice.visible.find((e: { isUserBrand: boolean }) => e.isUserBrand);
+    assert.deepEqual([own.shareDelta, own.shareDeltaSignificance], [0.1348, 'within_noise']);
+    assert.match(
+      text(report('executive_summary_v2')).replace(/\s+/g, ' '),
+      /Held steady — within the sampling noise: Brightdesk \(\+13\.48 pts\)/,
+    );
+    assert.ok(
+      report('executive_summary_v2').html.includes('Held steady — within the sampling noise: Brightdesk'),
+    );
   });
 
   it('renders HTML with the same figures and nothing fetched from outside', () => {

@@ -85,6 +85,22 @@ describe('score history, category deltas and prompt changes', () => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   }
+  // The brand's score as of R5 rests on P1 0, P2 70, P3 100, one sample each (constants: z =
+  // 1.959964, z² = 3.841459, t with 2 df 4.302653, df factor (z / t)² = 0.207503). Values 0, 0.7, 1:
+  // mean 0.566667, deviations −0.566667, 0.133333, 0.433333, squares 0.526667; cluster variance
+  // (3/2)·0.526667 / 3² = 0.087778. Trials 3² / (1 + 1 + 1) = 3, binomial 0.566667·0.433333 / 3 =
+  // 0.081852: design effect 1.072398, effective 3 / 1.072398 × 0.207503 = 0.580482. Wilson: z²/n =
+  // 6.617705, centre (0.566667 + 3.308853) / 7.617705 = 0.508752, half (1.959964 / 7.617705)·
+  // √(0.245556 / 0.580482 + 3.841459 / (4·0.580482²)) = 0.257292·√(0.423021 + 2.850094) = 0.465483:
+  // 0.043268 … 0.974235, outward 4.3 … 97.5.
+  const LATEST_INTERVAL = { low: 4.3, high: 97.5 };
+  /** Fewer than three prompts: no interval, and a change that cannot be told from noise. */
+  const fewPrompts = {
+    latestScoreInterval: null,
+    latestScoreIntervalReason: 'too_few_prompts',
+    significance: 'within_noise',
+  };
+
   const point = (run: string, date: string, score: number) => ({
     date: `2026-${date}T10:00:00.000Z`,
     score,
@@ -102,6 +118,14 @@ describe('score history, category deltas and prompt changes', () => {
         asOfRunId: runs.R5,
         spanLabel: '30d',
         suppressedReason: null,
+        latestScoreInterval: LATEST_INTERVAL,
+        latestScoreIntervalReason: null,
+        // Boundary values 1, 0, 0.5 → 0.5: deviations ±0.5, 0, variance (3/2)·0.5 / 9 = 0.083333,
+        // the binomial 0.25 / 3 too (design effect 1): effective 3 × 0.207503 = 0.622508; at ½
+        // the half-width is 1.959964 / (2·√(0.622508 + 3.841459)) = 0.463829: 0.036171 … 0.963829.
+        // The difference 0.066667, its low end 0.066667 − √((0.566667 − 0.043268)² +
+        // (0.963829 − 0.5)²) = 0.066667 − 0.699345 < 0.
+        significance: 'within_noise',
       },
     });
   });
@@ -123,10 +147,14 @@ describe('score history, category deltas and prompt changes', () => {
       point('R4', '03-01', 85),
       point('R5', '03-10', 56.7),
     ]);
-    // 56.67 − 50 = 6.67.
+    // 56.67 − 50 = 6.67. The first run scored two prompts only: no interval to compare with.
     assert.deepEqual(
       [body.windowedDelta.boundaryScore, body.windowedDelta.delta, body.windowedDelta.spanLabel],
       [50, 6.7, 'all time'],
+    );
+    assert.deepEqual(
+      [body.windowedDelta.latestScoreInterval, body.windowedDelta.significance],
+      [LATEST_INTERVAL, 'within_noise'],
     );
   });
 
@@ -154,6 +182,7 @@ describe('score history, category deltas and prompt changes', () => {
         asOfRunId: runs.R5,
         spanLabel: 'all time',
         suppressedReason: null,
+        ...fewPrompts,
       },
     });
   });
@@ -169,7 +198,9 @@ describe('score history, category deltas and prompt changes', () => {
         asOfRunId: runs.R5,
         spanLabel: '30d',
         suppressedReason: null,
+        ...fewPrompts,
       },
+      // B: a 50-point rise on one prompt is no evidence of a move.
       [String(categories.B)]: {
         latestScore: 100,
         boundaryScore: 50,
@@ -177,6 +208,7 @@ describe('score history, category deltas and prompt changes', () => {
         asOfRunId: runs.R4,
         spanLabel: '30d',
         suppressedReason: null,
+        ...fewPrompts,
       },
       [String(categories.D)]: {
         latestScore: 0,
@@ -185,6 +217,9 @@ describe('score history, category deltas and prompt changes', () => {
         asOfRunId: null,
         spanLabel: '30d',
         suppressedReason: 'no_data',
+        latestScoreInterval: null,
+        latestScoreIntervalReason: 'no_data',
+        significance: null,
       },
     });
     const since = await get(`/api/brands/${f.brandId}/category-deltas/?since=2026-02-25`);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { historySlice, thin, windowedDelta } from '../src/domain/score-history.ts';
-import { type EraPromptRunScore, scoreTimeline } from '../src/domain/scoring.ts';
+import {
+  historySlice,
+  type SampledPromptScore,
+  thin,
+  type WindowedDelta,
+  windowedDelta,
+} from '../src/domain/score-history.ts';
+import { scoreTimeline } from '../src/domain/scoring.ts';
 import { parseHistory, type Window } from '../src/domain/windows.ts';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
@@ -12,14 +18,22 @@ function history(query: Parameters<typeof parseHistory>[0]): Window {
   return parsed.value.window;
 }
 
-const score = (runId: number, promptId: number, day: string, value: number, methodology = 'sample_v1') =>
+const score = (
+  runId: number,
+  promptId: number,
+  day: string,
+  value: number,
+  methodology = 'sample_v1',
+  samples = 1,
+) =>
   ({
     runId,
     promptId,
     scoredAt: `2026-03-${day}T10:00:00.000Z`,
     score: value,
     methodology,
-  }) satisfies EraPromptRunScore;
+    samples,
+  }) satisfies SampledPromptScore;
 
 // Two prompts. R1 scores both from legacy answers; R2 and R3 rescore them on sample_v1; R4 P1 again.
 const SCORES = [
@@ -48,10 +62,10 @@ describe('score as of each run', () => {
  * What the data layer hands over for a window: each prompt's latest score at or before its start,
  * the scores inside it, and the first scored run's time.
  */
-function sliceOf(scores: readonly EraPromptRunScore[], window: Window) {
-  const at = (s: EraPromptRunScore) => Date.parse(s.scoredAt);
+function sliceOf(scores: readonly SampledPromptScore[], window: Window) {
+  const at = (s: SampledPromptScore) => Date.parse(s.scoredAt);
   const start = window.start?.getTime();
-  const latest = new Map<number, EraPromptRunScore>();
+  const latest = new Map<number, SampledPromptScore>();
   for (const s of scores) {
     const seen = latest.get(s.promptId);
     if (start !== undefined && at(s) <= start && (!seen || at(seen) <= at(s))) latest.set(s.promptId, s);
@@ -63,8 +77,11 @@ function sliceOf(scores: readonly EraPromptRunScore[], window: Window) {
   return historySlice([...latest.values()], within, first);
 }
 
-const deltaOf = (scores: readonly EraPromptRunScore[], window: Window) =>
-  windowedDelta(sliceOf(scores, window), window);
+/** The delta without its uncertainty (tested on its own below): two prompts give no interval. */
+function deltaOf(scores: readonly SampledPromptScore[], window: Window) {
+  const { latestEstimate, significance, ...delta } = windowedDelta(sliceOf(scores, window), window);
+  return delta;
+}
 
 describe('windowed delta', () => {
   it('compares the latest score with the score as of the window start', () => {
@@ -154,6 +171,54 @@ describe('windowed delta', () => {
       [delta.latestScore, delta.asOfRunId, delta.boundaryScore, delta.delta, delta.suppressedReason],
       [45, 2, 60, -15, null],
     );
+  });
+});
+
+describe('windowed delta: interval and significance', () => {
+  // Constants: z = 1.959964, z² = 3.841459; t with 2 df 4.302653, so the df factor
+  // (z / t)² = 0.207503. The brand score is a mean of prompt scores: the interval is the
+  // prompt-mean one of methodology.md "Uncertainty" (binomial reference trials k² / Σ 1/samples).
+  const three = [
+    // Before 11 March: 0, 0, 50; R2 on 12 March: 100, 100, 50. Two samples behind each score.
+    score(1, 1, '01', 0, 'sample_v1', 2),
+    score(1, 2, '01', 0, 'sample_v1', 2),
+    score(1, 3, '01', 50, 'sample_v1', 2),
+    score(2, 1, '12', 100, 'sample_v1', 2),
+    score(2, 2, '12', 100, 'sample_v1', 2),
+  ];
+  const delta = (scores: readonly SampledPromptScore[], since: string): WindowedDelta =>
+    windowedDelta(sliceOf(scores, history({ since })), history({ since }));
+
+  it('gives the latest score its interval over the prompts it is the mean of', () => {
+    // Latest (as of R2): values 1, 1, 0.5 → mean 0.833333 (83.3). Deviations 0.166667, 0.166667,
+    // −0.333333: squares 0.166667; cluster variance (3/2)·0.166667 / 3² = 0.027778. Trials
+    // 3² / (3 × ½) = 6; binomial 0.833333·0.166667 / 6 = 0.023148; design effect 1.2; effective
+    // 6 / 1.2 = 5 × 0.207503 = 1.037513. Wilson: z²/n = 3.702564; centre (0.833333 + 1.851282) /
+    // 4.702564 = 0.570883; half (1.959964 / 4.702564)·√(0.138889 / 1.037513 + 3.841459 /
+    // (4·1.076433)) = 0.416785·√(0.133867 + 0.892172) = 0.422178: 0.148705 … 0.993061 →
+    // 14.8705 … 99.3061 points, outward 14.8 … 99.4.
+    const d = delta(three, '2026-03-11');
+    assert.deepEqual([d.latestEstimate.interval, d.latestEstimate.reason], [{ low: 14.8, high: 99.4 }, null]);
+    // Boundary (as of R1): 0, 0, 0.5 → 0.166667, the mirror image: 0.006939 … 0.851295.
+    // The delta 83.3 − 16.7 = +66.7 looks large, but its interval's low end is
+    // 0.666667 − √((0.833333 − 0.148705)² + (0.851295 − 0.166667)²) = 0.666667 − 0.968210 < 0.
+    assert.deepEqual(
+      [d.delta?.toFixed(1), d.suppressedReason, d.significance],
+      ['66.7', null, 'within_noise'],
+    );
+  });
+
+  it('gives none on fewer than three prompts, and no significance to a suppressed delta', () => {
+    const d = delta(SCORES, '2026-03-11');
+    assert.deepEqual(
+      [d.latestEstimate.interval, d.latestEstimate.reason, d.significance],
+      [null, 'too_few_prompts', 'within_noise'],
+    );
+    const first = delta(three.slice(0, 3), 'all');
+    assert.deepEqual([first.suppressedReason, first.significance], ['no_prior', null]);
+    assert.deepEqual(first.latestEstimate.interval, { low: 0.6, high: 85.2 });
+    const none = delta([], '2026-03-01');
+    assert.deepEqual([none.latestEstimate.reason, none.significance], ['no_data', null]);
   });
 });
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +16,13 @@ import {
   SightlineNotFoundError,
   SightlinePermissionError,
   SightlineRateLimitError,
+  SightlineServerError,
+  SightlineUnavailableError,
   SightlineValidationError,
 } from '../clients/typescript/src/index.ts';
 import { renderSchema, SCHEMA_FILE } from '../scripts/sdk-generate.ts';
 import { buildApp } from '../src/app.ts';
-import type { App } from '../src/http/types.ts';
+import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
 
 // The TypeScript SDK (clients/typescript) against a real server on the demo data: what it returns
@@ -31,10 +35,6 @@ let demo: DemoContext;
 let baseUrl: string;
 let sl: Sightline;
 let dir: string;
-const listen = async (app: App) => {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-};
 before(async () => {
   demo = await createDemoContext();
   baseUrl = await listen(demo.ctx.app);
@@ -162,6 +162,46 @@ describe('reading through the SDK', () => {
   });
 });
 
+describe('CSV through the SDK', () => {
+  async function rawCsv(url: string): Promise<string> {
+    const res = await fetch(new URL(url, baseUrl), {
+      headers: { authorization: `Bearer ${demo.keys.acme}` },
+    });
+    assert.equal(res.status, 200, url);
+    assert.match(String(res.headers.get('content-type')), /^text\/csv/);
+    return res.text();
+  }
+
+  it('a list as one CSV document across pages, with one header row', async () => {
+    const walked = await sl.brands.list({ sort: 'name', archived: true, page_size: 1 }).csv();
+    assert.equal(walked, await rawCsv('/api/brands/?sort=name&archived=true&page_size=100&format=csv'));
+    assert.equal(walked.split('\r\n').filter((line) => line.startsWith('id,name,')).length, 1);
+    // The JSON methods of the same pager are unaffected by CSV.
+    const page = await sl.brands.list({ sort: 'name', archived: true, page_size: 1 }).page();
+    assert.equal(page.results.length, 1);
+  });
+
+  it("analytics blocks, score history and a run's responses as CSV text", async () => {
+    const { brandId, runId, categoryId } = demo.fixtures;
+    const sources = await sl.brands.analytics(brandId, {
+      range: 'all',
+      format: 'csv',
+      block: 'sources.items',
+    });
+    assert.equal(
+      sources,
+      await rawCsv(`/api/brands/${brandId}/analytics/?range=all&block=sources.items&format=csv`),
+    );
+    assert.match(sources, /^domain,count,share,/);
+    const history = await sl.categories.scoreHistory(categoryId, { since: 'all', format: 'csv' });
+    assert.equal(history, await rawCsv(`/api/categories/${categoryId}/score-history/?since=all&format=csv`));
+    assert.equal(
+      await sl.runs.csv(runId, { page_size: 2 }),
+      await rawCsv(`/api/runs/${runId}/?page_size=500&format=csv`),
+    );
+  });
+});
+
 describe('errors through the SDK', () => {
   it('404, 400 with fields, 401 and 403 are typed', async () => {
     const notFound = await rejection(sl.brands.get(999_999_999));
@@ -232,6 +272,57 @@ describe('errors through the SDK', () => {
     }
   });
 
+  it('a 503 is retried after its Retry-After like a 429, a bounded number of times', async () => {
+    // The real service answers 503 only while its database is unreachable; this stand-in answers
+    // 503 for the first `failures` requests, then the real service's JSON for the brand.
+    const brand = await raw(`/api/brands/${demo.fixtures.brandId}/`);
+    let failures = 0;
+    let requests = 0;
+    let retryAfter = '0';
+    const flaky = createServer((_request, response) => {
+      requests++;
+      if (requests <= failures) {
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': retryAfter });
+        response.end('{"detail":"The database cannot be reached right now. Retry shortly."}');
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(brand));
+      }
+    });
+    flaky.listen(0, '127.0.0.1');
+    await once(flaky, 'listening');
+    try {
+      const flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+      const client = (maxRetries: number) =>
+        new Sightline({ apiKey: 'sl_live_any', baseUrl: flakyUrl, maxRetries });
+
+      // Two 503s, then 200: the default two retries are enough.
+      failures = 2;
+      assert.deepEqual(await client(2).brands.get(demo.fixtures.brandId), brand);
+      assert.equal(requests, 3);
+
+      // Three 503s with one retry allowed: two attempts, then the typed error.
+      requests = 0;
+      failures = 3;
+      const unavailable = await rejection(client(1).brands.get(demo.fixtures.brandId));
+      assert.ok(unavailable instanceof SightlineUnavailableError);
+      assert.ok(unavailable instanceof SightlineServerError, 'still a server error to older callers');
+      assert.equal(unavailable.status, 503);
+      assert.equal(unavailable.retryAfter, 0);
+      assert.equal(requests, 2);
+
+      // A Retry-After past maxRetryDelayMs is not waited out.
+      requests = 0;
+      retryAfter = '120';
+      const impatient = await rejection(client(5).brands.get(demo.fixtures.brandId));
+      assert.ok(impatient instanceof SightlineUnavailableError);
+      assert.equal(impatient.retryAfter, 120);
+      assert.equal(requests, 1);
+    } finally {
+      flaky.close();
+    }
+  });
+
   it('parses Retry-After as seconds or as an HTTP date', () => {
     const now = Date.parse('2026-03-14T05:12:00Z');
     assert.equal(parseRetryAfter('17', now), 17);
@@ -282,7 +373,9 @@ describe('the packed SDK', () => {
         "import type { Brand, RunDetail } from '@sightline/sdk';",
         "const typed: Pick<Brand, 'name' | 'averageScore'> = brand;",
         "const next: RunDetail['responsesNext'] = null;",
-        'export { typed, next };',
+        // Type-checked only: `format: 'csv'` makes the answer text.
+        "const csv = (): Promise<string> => sl.brands.analytics(1, { format: 'csv', block: 'sources.items' });",
+        'export { typed, next, csv };',
         'declare const process: { env: Record<string, string | undefined> };',
       ].join('\n'),
     );

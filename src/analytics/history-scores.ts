@@ -3,7 +3,7 @@ import {
   eligiblePromptScoreRows,
   firstScoredAtByCategory,
   latestScoresAt,
-  type ScopedPromptRunScore,
+  type SampledPromptRunScore,
 } from '../db/scores.ts';
 import type { Window } from '../domain/windows.ts';
 
@@ -12,8 +12,8 @@ import type { Window } from '../domain/windows.ts';
 // scope's first scored run finished. Only `all` reads every score.
 
 export interface HistoryScores {
-  before: ScopedPromptRunScore[];
-  within: ScopedPromptRunScore[];
+  before: SampledPromptRunScore[];
+  within: SampledPromptRunScore[];
   firstScoredAt: string | null;
 }
 

@@ -19,6 +19,11 @@ export interface RouteAccess {
   allowAnonymous?: (request: FastifyRequest) => boolean;
   /** Outside the keyed API entirely: documentation, health. */
   public?: boolean;
+  /**
+   * Authenticated like the keyed API (401, then the add-on's 403) but neither scoped, limited to
+   * GET nor counted itself: the MCP endpoint, whose tools make ordinary API requests that are.
+   */
+  keyOnly?: boolean;
 }
 
 export interface Caller {
@@ -45,7 +50,8 @@ const API_AREA = /^\/api(\/|$)/i;
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
 const ONE_HEADER = 'Send the API key in exactly one header: Authorization or X-API-Key, once.';
 
-function presentedKey(request: FastifyRequest): string | undefined {
+/** The key the request carries, from the one header it may be in; a malformed header is a 401. */
+export function presentedKey(request: FastifyRequest): string | undefined {
   // Node keeps the first of two Authorization headers and joins repeated X-API-Key values, so the
   // count comes from the headers as received.
   let credentials = 0;
@@ -95,7 +101,7 @@ export function createGate(options: GateOptions) {
     // matched no route.
     const path = request.url.split('?')[0] ?? '';
     const access = (request.routeOptions.config as { access?: RouteAccess } | undefined)?.access;
-    if (access?.public || (access?.scope === undefined && !API_AREA.test(path))) return;
+    if (access?.public || (access?.scope === undefined && !access?.keyOnly && !API_AREA.test(path))) return;
 
     let raw: string | undefined;
     try {
@@ -127,7 +133,7 @@ export function createGate(options: GateOptions) {
       throw new NotAuthenticated(failure);
     }
 
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    if (!access?.keyOnly && request.method !== 'GET' && request.method !== 'HEAD') {
       throw new PermissionDenied('API keys are read-only: only GET requests are allowed.');
     }
     if (FORBIDDEN_AREAS.test(path)) {
@@ -137,6 +143,11 @@ export function createGate(options: GateOptions) {
       throw new PermissionDenied(
         'API access is a paid add-on that is not active for this organization. Enable it in billing settings.',
       );
+    }
+    const caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
+    if (access?.keyOnly) {
+      request.caller = caller;
+      return;
     }
     if (access?.scope && !key.scopes.includes(access.scope)) {
       throw new PermissionDenied(`This API key lacks the required scope: ${access.scope}.`);
@@ -148,7 +159,7 @@ export function createGate(options: GateOptions) {
     }
     await spend(`key:${key.keyId}`, reply, true);
     recordUse(key.id, key.keyId);
-    request.caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
+    request.caller = caller;
   };
 }
 

@@ -10,6 +10,7 @@ import { register as competitors } from './commands/competitors.ts';
 import { register as demo } from './commands/demo.ts';
 import { register as engines } from './commands/engines.ts';
 import { register as keys } from './commands/keys.ts';
+import { register as mcp } from './commands/mcp.ts';
 import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
@@ -46,6 +47,7 @@ const groups: Array<(program: Command) => void> = [
   worker,
   // After any other `recommendations` command file: it adds `draft` to that group.
   recommendationDrafts,
+  mcp,
 ];
 for (const register of groups) register(program);
 

@@ -130,6 +130,15 @@ const SCORE_COLUMNS = [
   's.methodology',
 ] as const;
 
+/** A prompt's score in one run with the samples it rests on, as a score history reads it. */
+export interface SampledPromptRunScore extends ScopedPromptRunScore {
+  /** Σ sampleCount of the prompt's usable answers in the run. */
+  samples: number;
+}
+
+/** A SampledPromptRunScore, read from run_prompt_scores (alias s). */
+const SAMPLED_SCORE_COLUMNS = [...SCORE_COLUMNS, 's.weight_total as samples'] as const;
+
 /**
  * Per-prompt run scores of visible runs for the eligible prompts (monitored, not archived, in a
  * non-archived category) of several brands, or of some of their categories, in one query, so a
@@ -140,14 +149,14 @@ export async function eligiblePromptScoreRows(
   orgId: number,
   scope: { brandIds: readonly number[]; categoryIds?: readonly number[] },
   options: { scoredFrom?: string; scoredBefore?: string } = {},
-): Promise<ScopedPromptRunScore[]> {
+): Promise<SampledPromptRunScore[]> {
   if (scope.brandIds.length === 0 || scope.categoryIds?.length === 0) return [];
   let query = db
     .selectFrom('run_prompt_scores as s')
     .innerJoin('runs as r', 'r.id', 's.run_id')
     .innerJoin('prompts as p', 'p.id', 's.prompt_id')
     .innerJoin('categories as c', 'c.id', 'p.category_id')
-    .select(SCORE_COLUMNS)
+    .select(SAMPLED_SCORE_COLUMNS)
     .where('s.org_id', '=', orgId)
     .where('r.org_id', '=', orgId)
     .where('s.brand_id', 'in', scope.brandIds)
@@ -210,7 +219,7 @@ export async function latestScoresAt(
   orgId: number,
   scope: { brandId: number; categoryIds?: readonly number[] },
   at: string,
-): Promise<ScopedPromptRunScore[]> {
+): Promise<SampledPromptRunScore[]> {
   if (scope.categoryIds?.length === 0) return [];
   const latest = eligiblePromptsOf(db, orgId, scope).select((eb) => [
     'p.id as promptId',
@@ -233,7 +242,7 @@ export async function latestScoresAt(
     .innerJoin('run_prompt_scores as s', (join) =>
       join.onRef('s.prompt_id', '=', 'l.promptId').onRef('s.run_id', '=', 'l.runId'),
     )
-    .select(SCORE_COLUMNS)
+    .select(SAMPLED_SCORE_COLUMNS)
     .where('s.org_id', '=', orgId)
     .execute();
 }

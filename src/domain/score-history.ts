@@ -1,5 +1,12 @@
 import { compare, type Delta } from './deltas.ts';
 import { type EraPromptRunScore, type ScoreAsOfRun, scoreAsOfLatest, scoreTimeline } from './scoring.ts';
+import {
+  type Estimate,
+  type PromptScore,
+  promptMeanScoreInterval,
+  type Significance,
+  significance,
+} from './uncertainty.ts';
 import type { Window } from './windows.ts';
 
 // Score history and the windowed (hero) delta, from the score-as-of timeline of a brand or a
@@ -11,6 +18,15 @@ export interface WindowedDelta extends Delta {
   boundaryScore: number | null;
   asOfRunId: number | null;
   spanLabel: string;
+  /** latestScore's 95 % interval over the prompts it is the mean of (latestScoreInterval). */
+  latestEstimate: Estimate;
+  /** Whether the delta stands out from sampling noise; null when it is suppressed. */
+  significance: Significance | null;
+}
+
+/** A prompt's score in one run, and the samples (Σ sampleCount of usable answers) it rests on. */
+export interface SampledPromptScore extends EraPromptRunScore {
+  samples: number;
 }
 
 /** What a score history reads for one window. */
@@ -21,6 +37,8 @@ export interface HistorySlice {
   points: ScoreAsOfRun[];
   /** When the scope's first scored run finished (null when none has). */
   firstScoredAt: string | null;
+  /** The prompt scores behind boundary and points: an as-of score's interval needs them one by one. */
+  scores: readonly SampledPromptScore[];
 }
 
 /**
@@ -28,14 +46,34 @@ export interface HistorySlice {
  * all time), the scores inside it (`within`), and when the scope's first scored run finished.
  */
 export function historySlice(
-  before: readonly EraPromptRunScore[],
-  within: readonly EraPromptRunScore[],
+  before: readonly SampledPromptScore[],
+  within: readonly SampledPromptScore[],
   firstScoredAt: string | null,
 ): HistorySlice {
-  return { boundary: scoreAsOfLatest(before), points: scoreTimeline(within, before), firstScoredAt };
+  return {
+    boundary: scoreAsOfLatest(before),
+    points: scoreTimeline(within, before),
+    firstScoredAt,
+    scores: [...before, ...within],
+  };
 }
 
 const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
+
+/** Finish time, then run id: the order in which scores replace each other (scoring.ts byTime). */
+const after = (a: { scoredAt: string; runId: number }, b: { scoredAt: string; runId: number }) =>
+  a.scoredAt > b.scoredAt || (a.scoredAt === b.scoredAt && a.runId > b.runId);
+
+/** The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it. */
+function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfRun): PromptScore[] {
+  const latest = new Map<number, SampledPromptScore>();
+  for (const s of scores) {
+    if (after(s, point)) continue;
+    const held = latest.get(s.promptId);
+    if (!held || after(s, held)) latest.set(s.promptId, s);
+  }
+  return [...latest.values()].map((s) => ({ score: s.score, samples: s.samples }));
+}
 
 /**
  * latestScore = score as of the last scored run before the window's end; boundaryScore = score as
@@ -56,6 +94,9 @@ export function windowedDelta(slice: HistorySlice, window: Window): WindowedDelt
     crossEra:
       boundary !== undefined && latest !== undefined && boundary.includesLegacy && !latest.includesLegacy,
   });
+  const estimateAt = (point: ScoreAsOfRun | undefined) =>
+    promptMeanScoreInterval(point ? promptScoresAt(slice.scores, point) : []);
+  const latestEstimate = estimateAt(latest);
   return {
     latestScore: latest?.score ?? 0,
     boundaryScore: boundary?.score ?? null,
@@ -63,6 +104,12 @@ export function windowedDelta(slice: HistorySlice, window: Window): WindowedDelt
     asOfRunId: latest?.runId ?? null,
     spanLabel: window.spanLabel,
     suppressedReason,
+    latestEstimate,
+    significance: significance(
+      latestEstimate,
+      suppressedReason === null ? estimateAt(boundary) : null,
+      suppressedReason,
+    ),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Caller, RouteAccess } from '../auth/gate.ts';
 import type { Plan } from '../db/organizations.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, NotFound } from '../errors.ts';
+import { type CsvRows, sendCsv, wantsCsv, withCsvQuery } from './csv.ts';
 import type { App } from './types.ts';
 import { rejectInvalidParams, rejectInvalidQuery } from './validation.ts';
 
@@ -41,6 +42,8 @@ interface Declared<S extends FastifySchema> {
   minimumPlan?: Plan;
   /** OpenAPI tags and summary go in the schema with the rest. */
   schema: S;
+  /** Declared: the endpoint also answers text/csv, listing these rows (src/http/csv.ts). */
+  csv?: CsvRows;
 }
 
 export interface KeyedEndpoint<S extends FastifySchema, Found> extends Declared<S> {
@@ -62,6 +65,8 @@ const DECLARED = Symbol('declared through the route toolkit');
 declare module 'fastify' {
   interface FastifyContextConfig {
     [DECLARED]?: true;
+    /** The rows the route answers as CSV; the OpenAPI document lists text/csv for it. */
+    csv?: CsvRows;
   }
 }
 
@@ -74,17 +79,23 @@ function register<S extends FastifySchema>(
   const access: RouteAccess = { scope: declared.scope };
   if (declared.minimumPlan) access.minimumPlan = declared.minimumPlan;
   if (declared.allowAnonymous) access.allowAnonymous = declared.allowAnonymous;
+  const { csv } = declared;
   app.route({
     method: 'GET',
     url,
-    schema: declared.schema,
-    config: { access, [DECLARED]: true },
+    schema: csv ? withCsvQuery(declared.schema, csv) : declared.schema,
+    config: { access, [DECLARED]: true, ...(csv ? { csv } : {}) },
     // Validation runs, but its verdict waits: a missing object is a 404 before a bad query is a 400.
     attachValidation: true,
     // Typed by the endpoint's declaration; Fastify's own handler type is not needed here.
-    handler: ((request: FastifyRequest, reply: FastifyReply) => {
+    handler: (async (request: FastifyRequest, reply: FastifyReply) => {
       rejectInvalidParams(request);
-      return run(request as unknown as ApiRequest<S>, reply);
+      const body = await run(request as unknown as ApiRequest<S>, reply);
+      if (!csv) return body;
+      // Caches must keep the JSON and the CSV answer of one URL apart.
+      reply.header('vary', 'Accept');
+      if (!wantsCsv(request)) return body;
+      return sendCsv(request, reply, csv, (declared.schema.response as Record<number, unknown>)[200], body);
     }) as never,
   });
 }

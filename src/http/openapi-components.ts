@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { type CsvRows, csvMedia } from './csv.ts';
 
 // @fastify/swagger hoists the named schemas (those with an $id, src/schemas) nested in a route's
 // schemas into components, but writes a route's own top-level body schema inline. These two hooks
@@ -7,20 +8,24 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 // anonymous shape per operation.
 
 const MARK = 'x-component';
+// A route that also answers CSV (src/http/csv.ts) gets text/csv beside its JSON 200 body.
+const CSV_MARK = 'x-csv';
 
 type Json = Record<string, unknown>;
 
 export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['transform']> = ({
   schema,
   url,
+  route,
 }) => {
   const response = (schema as { response?: Record<string, Json> } | undefined)?.response;
   if (!response) return { schema, url };
+  const csv = (route?.config as { csv?: CsvRows } | undefined)?.csv;
   const marked = Object.fromEntries(
-    Object.entries(response).map(([status, body]) => [
-      status,
-      typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body,
-    ]),
+    Object.entries(response).map(([status, body]) => {
+      const named = typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body;
+      return [status, csv && status === '200' ? { ...named, [CSV_MARK]: csvMedia(csv) } : named];
+    }),
   );
   return { schema: { ...schema, response: marked } as typeof schema, url };
 };
@@ -41,10 +46,13 @@ export const hoistNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['tran
     for (const operation of Object.values(operations)) {
       for (const response of Object.values(operation.responses ?? {})) {
         for (const media of Object.values(response.content ?? {})) {
-          const body = media.schema as Json | undefined;
-          const name = body?.[MARK];
+          if (!media.schema) continue;
+          const { [CSV_MARK]: csv, ...body } = media.schema as Json;
+          if (csv && response.content) response.content['text/csv'] = csv as Json;
+          media.schema = body;
+          const name = body[MARK];
           if (typeof name !== 'string') continue;
-          const { [MARK]: _, ...component } = body as Json;
+          const { [MARK]: _, ...component } = body;
           schemas[name] = component;
           media.schema = { $ref: `#/components/schemas/${name}` };
         }

@@ -73,7 +73,14 @@ export type Block =
   | { kind: 'paragraph'; text: string; muted?: boolean }
   | { kind: 'bullets'; items: string[] }
   | { kind: 'trend'; title: string; points: TrendPoint[]; empty: string; timeZone: string }
-  | { kind: 'bars'; title: string; bars: Bar[]; empty: string }
+  | {
+      kind: 'bars';
+      title: string;
+      bars: Bar[];
+      empty: string;
+      /** A muted line under the bars, for what a bar has no room to say; '' for none. */
+      note: string;
+    }
   | { kind: 'split'; title: string; segments: SplitSegment[]; empty: string }
   | { kind: 'table'; title: string; columns: Column[]; rows: TableCell[][]; empty: string }
   | { kind: 'card'; card: Card }

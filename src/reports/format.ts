@@ -50,6 +50,19 @@ export function judged(change: Change | null, significance: string | null): Chan
   return change && significance === 'within_noise' ? { ...change, tone: 'neutral' } : change;
 }
 
+/** A change within the sampling noise in words, its figure beside them: "held steady — … (+1.23 pts)". */
+export const heldSteady = (changeText: string) => `held steady — ${WITHIN_NOISE} (${changeText})`;
+
+/**
+ * A change where there is room for words: one the API judged within the sampling noise reads as
+ * heldSteady, in no colour; any other as it is.
+ */
+export function worded(change: Change | null, significance: string | null): Change | null {
+  return change && significance === 'within_noise'
+    ? { text: heldSteady(change.text), tone: 'neutral' }
+    : change;
+}
+
 function tone(value: number, higherIsBetter: boolean): Tone {
   if (value === 0) return 'neutral';
   return value > 0 === higherIsBetter ? 'good' : 'bad';

@@ -151,6 +151,16 @@ function drawBars(
     }
     top += BAR_ROW;
   }
+  if (block.note) paragraph(doc, block.note, x, top + BAR_NOTE_GAP, width, BAR_NOTE);
+}
+
+const BAR_NOTE: TextStyle = { font: FONT, size: 7.5, color: COLORS.muted };
+const BAR_NOTE_GAP = 3;
+
+function barsHeight(doc: Pdf, block: Extract<Block, { kind: 'bars' }>, width: number): number {
+  if (block.bars.length === 0) return BLOCK_TITLE_HEIGHT + EMPTY_HEIGHT;
+  const note = block.note ? BAR_NOTE_GAP + paragraphHeight(doc, block.note, width, BAR_NOTE) : 0;
+  return BLOCK_TITLE_HEIGHT + block.bars.length * BAR_ROW + note;
 }
 
 // Sentiment split ------------------------------------------------------------------------------
@@ -418,7 +428,7 @@ export function blockHeight(doc: Pdf, block: Block, width: number): number {
     case 'trend':
       return BLOCK_TITLE_HEIGHT + (block.points.length === 0 ? EMPTY_HEIGHT : TREND_HEIGHT);
     case 'bars':
-      return BLOCK_TITLE_HEIGHT + (block.bars.length === 0 ? EMPTY_HEIGHT : block.bars.length * BAR_ROW);
+      return barsHeight(doc, block, width);
     case 'split':
       return splitHeight(block);
     case 'table':

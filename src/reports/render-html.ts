@@ -66,7 +66,8 @@ function bars(block: Extract<Block, { kind: 'bars' }>): string {
 <div class="bar-value">${esc(bar.valueText)}</div><div class="bar-change">${change(bar.change)}</div></div>`,
     )
     .join('\n');
-  return `<h3>${esc(block.title)}</h3><div class="bars">${rows}</div>`;
+  const note = block.note ? `<p class="muted">${esc(block.note)}</p>` : '';
+  return `<h3>${esc(block.title)}</h3><div class="bars">${rows}</div>${note}`;
 }
 
 function split(block: Extract<Block, { kind: 'split' }>): string {

@@ -26,8 +26,12 @@ export function headlineKpis(scope: ScopeFigures): Kpi[] {
       label: 'Visibility score',
       // With no scored run at all the API's latestScore is 0 beside no_data: there is no score.
       value: f.score(windowedDelta.suppressedReason === 'no_data' ? null : windowedDelta.latestScore),
-      change: f.scoreChange(windowedDelta.delta),
-      note: comparedNote(windowedDelta.suppressedReason, spanPhrase(windowedDelta.spanLabel)),
+      change: f.judged(f.scoreChange(windowedDelta.delta), windowedDelta.significance),
+      note: comparedNote(
+        windowedDelta.suppressedReason,
+        spanPhrase(windowedDelta.spanLabel),
+        windowedDelta.significance,
+      ),
     },
     {
       label: 'Mention rate',
@@ -82,6 +86,11 @@ export function sentimentBlock(analytics: Analytics): Block {
 export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'Share of voice'): Block {
   const entries = analytics.shareOfVoice.visible.slice(0, limit);
   const largest = Math.max(0, ...entries.map((e) => e.share ?? 0));
+  // A bar has room for its figure only: the words for a change within the noise go under the bars.
+  const steady = entries.flatMap((e) => {
+    const change = f.rateChange(e.shareDelta);
+    return change && e.shareDeltaSignificance === 'within_noise' ? [`${e.name} (${change.text})`] : [];
+  });
   return {
     kind: 'bars',
     title,
@@ -94,6 +103,7 @@ export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'S
       highlight: e.isUserBrand,
     })),
     empty: 'No brand or competitor was mentioned in this window.',
+    note: steady.length > 0 ? `Held steady — ${f.WITHIN_NOISE}: ${steady.join(', ')}.` : '',
   };
 }
 
@@ -173,14 +183,14 @@ export function sourcesTable(analytics: Analytics, limit: number): Block {
     kind: 'table',
     title: `Top cited sources (${f.count(totalCitations)} citations of ${f.count(totalDomains)} domains)`,
     columns: [
-      { label: 'Domain', align: 'left', weight: 3 },
-      { label: 'Citations', align: 'right', weight: 1.2 },
-      { label: 'URLs', align: 'right', weight: 1 },
+      { label: 'Domain', align: 'left', weight: 2.6 },
+      { label: 'Citations', align: 'right', weight: 1.1 },
+      { label: 'URLs', align: 'right', weight: 0.9 },
       { label: 'Share', align: 'right', weight: 1.1 },
-      { label: 'Change', align: 'right', weight: 1.3 },
+      { label: 'Change', align: 'right', weight: 2.1 },
     ],
     rows: analytics.sources.items.slice(0, limit).map((s) => {
-      const change = f.rateChange(s.shareDelta);
+      const change = f.worded(f.rateChange(s.shareDelta), s.shareDeltaSignificance);
       return [
         { text: s.domain, strong: true },
         { text: f.count(s.count) },
@@ -282,9 +292,9 @@ export function changedPrompts(data: ReportData): PromptChanges[] {
  * "rose 13.48 pts", "fell 9.57 pts" or "held steady", from a formatted signed change; a change the
  * API judged within the sampling noise held steady too, with its figure beside it.
  */
-function moved(delta: number, change: Change | null, significance: string | null = null): string {
+function moved(delta: number, change: Change | null, significance: string | null): string {
   if (delta === 0 || !change) return 'held steady';
-  if (significance === 'within_noise') return `held steady — ${f.WITHIN_NOISE} (${change.text})`;
+  if (significance === 'within_noise') return f.heldSteady(change.text);
   return `${delta > 0 ? 'rose' : 'fell'} ${change.text.replace(/^[+-]/, '')}`;
 }
 
@@ -296,7 +306,7 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   const { windowedDelta } = scoreHistory;
   if (windowedDelta.delta !== null) {
     lines.push(
-      `Visibility score ${moved(windowedDelta.delta, f.scoreChange(windowedDelta.delta))} ` +
+      `Visibility score ${moved(windowedDelta.delta, f.scoreChange(windowedDelta.delta), windowedDelta.significance)} ` +
         `${spanPhrase(windowedDelta.spanLabel)}, from ${f.score(windowedDelta.boundaryScore)} to ` +
         `${f.score(windowedDelta.latestScore)}.`,
     );

@@ -45,7 +45,7 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
       { text: f.percent(mentionRate.value) },
       { text: f.percent(mentionRate.previousValue) },
       changeCell(
-        f.judged(f.rateChange(mentionRate.delta), mentionRate.significance),
+        f.worded(f.rateChange(mentionRate.delta), mentionRate.significance),
         mentionRate.suppressedReason,
       ),
     ],
@@ -53,7 +53,7 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
       { text: 'Average rank', strong: true },
       { text: f.rank(avgRank.value) },
       { text: f.rank(avgRank.previousValue) },
-      changeCell(f.judged(f.rankChange(avgRank.delta), avgRank.significance), avgRank.suppressedReason),
+      changeCell(f.worded(f.rankChange(avgRank.delta), avgRank.significance), avgRank.suppressedReason),
     ],
   ];
   if (own) {
@@ -62,7 +62,7 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
       { text: f.percent(own.share) },
       { text: f.percent(own.previousShare) },
       changeCell(
-        f.judged(f.rateChange(own.shareDelta), own.shareDeltaSignificance),
+        f.worded(f.rateChange(own.shareDelta), own.shareDeltaSignificance),
         own.shareDeltaSuppressedReason,
       ),
     ]);
@@ -79,10 +79,10 @@ function weekOnWeek(analytics: Analytics, brandName: string): Block {
     kind: 'table',
     title: 'This week against last week',
     columns: [
-      { label: 'Figure', align: 'left', weight: 3 },
-      { label: 'Last 7 days', align: 'right', weight: 1.4 },
-      { label: '7 days before', align: 'right', weight: 1.4 },
-      { label: 'Change', align: 'right', weight: 1.6 },
+      { label: 'Figure', align: 'left', weight: 2.6 },
+      { label: 'Last 7 days', align: 'right', weight: 1.2 },
+      { label: '7 days before', align: 'right', weight: 1.3 },
+      { label: 'Change', align: 'right', weight: 2.3 },
     ],
     rows,
     empty: '',

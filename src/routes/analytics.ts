@@ -8,6 +8,7 @@ import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { historySlice, windowedDelta } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
 import { ValidationFailed } from '../errors.ts';
+import type { CsvRows } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import type { App } from '../http/types.ts';
 import {
@@ -27,6 +28,21 @@ import { presentAnalytics, presentDelta, presentHistory } from '../serializers/a
 
 // Analytics, score history, category deltas and the prompt change feed. Figures are rounded by
 // the serializers (src/serializers/analytics.ts), which reports share.
+
+// A CSV answer lists one block of the body, chosen with `block` (docs/csv.md).
+const ANALYTICS_ROWS: CsvRows = {
+  rows: [
+    'metrics',
+    'shareOfVoice.visible',
+    'shareOfVoice.hidden',
+    'sources.items',
+    'platforms.apiPlatforms',
+    'platforms.surfacePlatforms',
+    'coverage',
+    'window',
+  ],
+};
+const HISTORY_ROWS: CsvRows = { rows: ['points'] };
 
 function valid<T>(parsed: Parsed<T>): T {
   if (!parsed.ok) throw new ValidationFailed(parsed.errors);
@@ -48,6 +64,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/analytics/', {
     scope,
+    csv: ANALYTICS_ROWS,
     schema: {
       operationId: 'getBrandAnalytics',
       tags,
@@ -67,6 +84,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/categories/:category_id/analytics/', {
     scope,
+    csv: ANALYTICS_ROWS,
     schema: {
       operationId: 'getCategoryAnalytics',
       tags,
@@ -90,6 +108,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/score-history/', {
     scope,
+    csv: HISTORY_ROWS,
     schema: {
       operationId: 'getBrandScoreHistory',
       tags,
@@ -109,6 +128,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/categories/:category_id/score-history/', {
     scope,
+    csv: HISTORY_ROWS,
     schema: {
       operationId: 'getCategoryScoreHistory',
       tags,
@@ -133,6 +153,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/category-deltas/', {
     scope,
+    csv: { rows: ['deltas'], keyColumn: 'categoryId' },
     schema: {
       operationId: 'getBrandCategoryDeltas',
       tags,

@@ -1,4 +1,5 @@
 import { countBrands, findBrand, listBrands } from '../db/brands.ts';
+import { PAGE_ROWS } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import { listPage } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
@@ -11,6 +12,7 @@ export async function brandRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/', {
     scope: 'brands:read',
+    csv: PAGE_ROWS,
     schema: {
       operationId: 'listBrands',
       tags: ['brands'],

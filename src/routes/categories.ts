@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { DEMO_BRAND_ID, findBrandRef, findPublicDemoBrand } from '../db/brands.ts';
 import { countCategories, findCategoryRef, listCategories } from '../db/categories.ts';
 import { countPrompts, listPrompts } from '../db/prompts.ts';
+import { PAGE_ROWS } from '../http/csv.ts';
 import { keyedGet, publicDemoGet } from '../http/endpoint.ts';
 import { listPage } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
@@ -20,6 +21,7 @@ export async function categoryRoutes(app: App): Promise<void> {
 
   publicDemoGet(app, '/api/brands/:brand_id/categories/', {
     scope: 'brands:read',
+    csv: PAGE_ROWS,
     allowAnonymous: isDemoBrandPath,
     schema: {
       operationId: 'listBrandCategories',
@@ -49,6 +51,7 @@ export async function categoryRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/categories/:category_id/prompts/', {
     scope: 'brands:read',
+    csv: PAGE_ROWS,
     schema: {
       operationId: 'listCategoryPrompts',
       tags: ['categories'],

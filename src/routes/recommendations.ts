@@ -1,5 +1,6 @@
 import { findBrandRef } from '../db/brands.ts';
 import { countRecommendations, recommendationsPage } from '../db/recommendations.ts';
+import { PAGE_ROWS } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import { listPage } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
@@ -14,6 +15,7 @@ export async function recommendationRoutes(app: App): Promise<void> {
     scope: 'brands:read',
     // The plan gate answers 403 before any lookup, so a client can tell "not on plan" from "none".
     minimumPlan: 'pro',
+    csv: PAGE_ROWS,
     schema: {
       operationId: 'listBrandRecommendations',
       tags: ['recommendations'],

@@ -14,6 +14,7 @@ import {
   reportPermissions,
 } from '../db/reports.ts';
 import { NotFound, ValidationFailed } from '../errors.ts';
+import { PAGE_ROWS } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import { listPage } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
@@ -69,6 +70,8 @@ export async function reportRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/reports/', {
     scope,
+    // The envelope's permissions stay JSON only (docs/csv.md).
+    csv: PAGE_ROWS,
     schema: {
       operationId: 'listBrandReports',
       tags,

@@ -14,6 +14,7 @@ import {
   runScopeExists,
   visibleRunsPage,
 } from '../db/runs.ts';
+import { PAGE_ROWS } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import { assertPageExists, listPage, pageRequest, RUN_RESPONSES_PAGE_SIZE } from '../http/pagination.ts';
 import type { App } from '../http/types.ts';
@@ -51,6 +52,7 @@ export async function runRoutes(app: App): Promise<void> {
   ) =>
     keyedGet(app, url, {
       scope,
+      csv: PAGE_ROWS,
       schema: {
         operationId,
         tags,
@@ -105,6 +107,8 @@ export async function runRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/runs/:run_id/', {
     scope,
+    // The rows are the page's responses; the run's own fields and whole-run aggregates stay JSON only.
+    csv: { rows: ['responses'], total: 'responsesCount', next: 'responsesNext' },
     schema: {
       operationId: 'getRun',
       tags,

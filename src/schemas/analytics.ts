@@ -222,6 +222,9 @@ export const WindowedDelta = Type.Object(
     asOfRunId: Nullable(Type.Integer()),
     spanLabel: Type.String(),
     suppressedReason: SuppressedReason,
+    latestScoreInterval: Interval('latestScore'),
+    latestScoreIntervalReason: IntervalReason,
+    significance: Significance,
   },
   { $id: 'WindowedDelta' },
 );

@@ -154,6 +154,9 @@ export function presentDelta(delta: WindowedDelta) {
     asOfRunId: delta.asOfRunId,
     spanLabel: delta.spanLabel,
     suppressedReason: delta.suppressedReason,
+    latestScoreInterval: delta.latestEstimate.interval,
+    latestScoreIntervalReason: delta.latestEstimate.reason,
+    significance: delta.significance,
   };
 }
 

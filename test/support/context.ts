@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
@@ -72,6 +73,12 @@ export async function createTestContext(
       await release();
     },
   };
+}
+
+/** Listens on a random loopback port and answers the app's base URL. */
+export async function listen(app: App): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

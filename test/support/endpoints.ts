@@ -27,10 +27,29 @@ export interface Endpoint {
   download?: boolean;
   /** The demo brand's variant of this endpoint answers without a key. */
   anonymousForDemoBrand?: boolean;
+  /**
+   * Also answers text/csv (docs/csv.md): the JSON path of its rows for each `block` (the first is
+   * the default), and for a body keyed by id the column of the key.
+   */
+  csv?: { rows: readonly string[]; key?: string };
 }
 
-const PAGE = ['page', 'page_size'] as const;
+const PAGE = ['page', 'page_size', 'format'] as const;
 const WINDOW = ['range', 'start', 'end'] as const;
+const LIST_CSV = { rows: ['results'] };
+const ANALYTICS_CSV = {
+  rows: [
+    'metrics',
+    'shareOfVoice.visible',
+    'shareOfVoice.hidden',
+    'sources.items',
+    'platforms.apiPlatforms',
+    'platforms.surfacePlatforms',
+    'coverage',
+    'window',
+  ],
+};
+const HISTORY_CSV = { rows: ['points'] };
 
 const brand = (f: DemoFixtures) => ({ brand_id: f.brandId });
 const category = (f: DemoFixtures) => ({ category_id: f.categoryId });
@@ -45,6 +64,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'sort=name&page_size=2',
     params: ['archived', 'monitoring', 'q', 'sort', ...PAGE],
     invalidQuery: 'sort=sideways',
+    csv: LIST_CSV,
   },
   { path: '/api/brands/{brand_id}/', scope: 'brands:read', ids: brand, query: '', params: [] },
   {
@@ -52,24 +72,27 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: 'brands:read',
     ids: brand,
     query: 'limit=10',
-    params: ['limit', 'since', ...WINDOW],
+    params: ['limit', 'since', 'format', ...WINDOW],
     invalidQuery: 'limit=abc',
+    csv: HISTORY_CSV,
   },
   {
     path: '/api/brands/{brand_id}/category-deltas/',
     scope: 'brands:read',
     ids: brand,
     query: 'since=all',
-    params: ['since'],
+    params: ['since', 'format'],
     invalidQuery: 'since=yesterday',
+    csv: { rows: ['deltas'], key: 'categoryId' },
   },
   {
     path: '/api/brands/{brand_id}/analytics/',
     scope: 'brands:read',
     ids: brand,
     query: 'range=7d',
-    params: WINDOW,
+    params: [...WINDOW, 'format', 'block'],
     invalidQuery: 'range=13d',
+    csv: ANALYTICS_CSV,
   },
   {
     path: '/api/brands/{brand_id}/recommendations/',
@@ -79,6 +102,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'page_size=2',
     params: PAGE,
     invalidQuery: 'page=0',
+    csv: LIST_CSV,
   },
   {
     path: '/api/brands/{brand_id}/categories/',
@@ -88,6 +112,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     params: ['archived', ...PAGE],
     invalidQuery: 'archived=maybe',
     anonymousForDemoBrand: true,
+    csv: LIST_CSV,
   },
   {
     path: '/api/categories/{category_id}/prompts/',
@@ -96,22 +121,25 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'page_size=3',
     params: PAGE,
     invalidQuery: 'page_size=abc',
+    csv: LIST_CSV,
   },
   {
     path: '/api/categories/{category_id}/score-history/',
     scope: 'brands:read',
     ids: category,
     query: 'range=90d',
-    params: WINDOW,
+    params: [...WINDOW, 'format'],
     invalidQuery: 'range=13d',
+    csv: HISTORY_CSV,
   },
   {
     path: '/api/categories/{category_id}/analytics/',
     scope: 'brands:read',
     ids: category,
     query: 'range=90d',
-    params: WINDOW,
+    params: [...WINDOW, 'format', 'block'],
     invalidQuery: 'range=custom&start=2025-02-10&end=2025-02-01',
+    csv: ANALYTICS_CSV,
   },
   {
     path: '/api/brands/{brand_id}/runs/',
@@ -120,6 +148,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'page=2&page_size=5',
     params: PAGE,
     invalidQuery: 'page=-1',
+    csv: LIST_CSV,
   },
   {
     path: '/api/categories/{category_id}/runs/',
@@ -128,6 +157,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'page_size=5',
     params: PAGE,
     invalidQuery: 'page=1.5',
+    csv: LIST_CSV,
   },
   {
     path: '/api/runs/{run_id}/',
@@ -136,6 +166,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: 'page_size=20',
     params: PAGE,
     invalidQuery: 'page_size=0',
+    csv: { rows: ['responses'] },
   },
   {
     path: '/api/runs/{run_id}/status/',
@@ -166,6 +197,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: (f) => `reportType=${f.report.type}&page_size=5`,
     params: ['categoryId', 'reportType', 'type', ...PAGE],
     invalidQuery: 'categoryId=abc',
+    csv: LIST_CSV,
   },
   {
     path: '/api/brands/{brand_id}/reports/latest/',

@@ -28,6 +28,16 @@ export class SightlinePermissionError extends SightlineError {}
 export class SightlineNotFoundError extends SightlineError {}
 export class SightlineServerError extends SightlineError {}
 
+/** 503: the service could not reach its database for a moment; retried like a 429 before this is thrown. */
+export class SightlineUnavailableError extends SightlineServerError {
+  /** Seconds the server asked to wait (its Retry-After), or null when it sent none. */
+  readonly retryAfter: number | null;
+  constructor(body: unknown, retryAfter: number | null) {
+    super(503, body);
+    this.retryAfter = retryAfter;
+  }
+}
+
 export class SightlineRateLimitError extends SightlineError {
   /** Seconds the server asked to wait (its Retry-After), or null when it sent none. */
   readonly retryAfter: number | null;
@@ -54,6 +64,7 @@ export function errorFor(status: number, body: unknown, retryAfter: number | nul
   if (status === 403) return new SightlinePermissionError(status, body);
   if (status === 404) return new SightlineNotFoundError(status, body);
   if (status === 429) return new SightlineRateLimitError(body, retryAfter);
+  if (status === 503) return new SightlineUnavailableError(body, retryAfter);
   if (status >= 500) return new SightlineServerError(status, body);
   return new SightlineError(status, body);
 }

@@ -1,5 +1,5 @@
-// The transport under every method: one place that builds URLs, sends the key, honours 429's
-// Retry-After and turns error statuses into typed errors. It uses only the platform's fetch, so the
+// The transport under every method: one place that builds URLs, sends the key, honours the
+// Retry-After of a 429 or 503 and turns error statuses into typed errors. It uses only the platform's fetch, so the
 // SDK runs unchanged in Node, Deno, Bun and browsers.
 import { errorFor, SightlineTimeoutError } from './errors.ts';
 
@@ -11,9 +11,12 @@ export interface ClientOptions {
   apiKey?: string;
   /** The service's address, e.g. `https://sightline.example.com`; defaults to SIGHTLINE_BASE_URL. */
   baseUrl?: string;
-  /** Retries of a request answered 429, each after the server's Retry-After (default 2). */
+  /**
+   * Retries of a request answered 429 (rate limit) or 503 (database unreachable for a moment),
+   * each after the server's Retry-After, 1 s when it sends none (default 2).
+   */
   maxRetries?: number;
-  /** A longer Retry-After than this is not waited out: the 429 is thrown at once (default 60 000). */
+  /** A longer Retry-After than this is not waited out: the error is thrown at once (default 60 000). */
   maxRetryDelayMs?: number;
   /** A fetch to use instead of the global one (a proxy agent, instrumentation). */
   fetch?: typeof fetch;
@@ -61,9 +64,9 @@ export class Transport {
   }
 
   /** The 2xx response; any other status is thrown as the matching SightlineError. */
-  async send(path: string, query?: Query): Promise<Response> {
+  async send(path: string, query?: Query, accept = 'application/json'): Promise<Response> {
     const url = this.url(path, query);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     for (let attempt = 0; ; attempt++) {
       const response = await this.#fetch(url, { headers });
@@ -71,7 +74,7 @@ export class Transport {
       const body = await readBody(response);
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const waitMs = (retryAfter ?? 1) * 1000;
-      if (response.status === 429 && attempt < this.#maxRetries && waitMs <= this.#maxRetryDelayMs) {
+      if (RETRIED.has(response.status) && attempt < this.#maxRetries && waitMs <= this.#maxRetryDelayMs) {
         await sleep(waitMs);
         continue;
       }
@@ -81,6 +84,22 @@ export class Transport {
 
   async json<T>(path: string, query?: Query): Promise<T> {
     return (await (await this.send(path, query)).json()) as T;
+  }
+
+  /**
+   * The CSV answer of an endpoint (`format=csv`, docs/csv.md), every page of it: a paginated
+   * answer's `Link: rel="next"` is followed and each later page's header line dropped, so the
+   * result is one document with one header row (column names never hold a line break).
+   */
+  async csv(path: string, query: Query = {}): Promise<string> {
+    let response = await this.send(path, { ...query, format: 'csv' }, 'text/csv');
+    let text = await response.text();
+    for (let next = nextLink(response); next !== null; next = nextLink(response)) {
+      response = await this.send(next, {}, 'text/csv');
+      const page = await response.text();
+      text += page.slice(page.indexOf('\r\n') + 2);
+    }
+    return text;
   }
 
   // Server paths are resolved under the base URL (keeping its path prefix). Absolute links (`next`)
@@ -94,6 +113,13 @@ export class Transport {
     }
     return new URL(`.${link.startsWith('/') ? link : `/${link}`}`, this.baseUrl);
   }
+}
+
+/** Statuses that say "try again shortly": the rate limit, and a database that is briefly unreachable. */
+const RETRIED = new Set([429, 503]);
+
+function nextLink(response: Response): string | null {
+  return /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -132,7 +158,12 @@ export class Pager<E extends Envelope<unknown>> implements AsyncIterable<Item<E>
   }
 
   page(): Promise<E> {
-    return this.#transport.json<E>(this.#path, this.#query);
+    return this.#transport.json<E>(this.#path, { ...this.#query, format: undefined });
+  }
+
+  /** Every page from the one the parameters name, as one CSV document with one header row. */
+  csv(): Promise<string> {
+    return this.#transport.csv(this.#path, this.#query);
   }
 
   async *pages(): AsyncGenerator<E, void, undefined> {

@@ -1,6 +1,7 @@
 // The ergonomic layer: one namespace per resource, every endpoint of the API as a method, typed from
-// the OpenAPI document (schema.ts). Lists are Pagers (iterate items, or fetch one page); the run's
-// responses are walked through `responsesNext`.
+// the OpenAPI document (schema.ts). Lists are Pagers (iterate items, fetch one page, or `csv()`);
+// the run's responses are walked through `responsesNext`. Analytics, score history and category
+// deltas answer CSV text when called with `format: 'csv'`.
 import { type ClientOptions, Pager, poll, Transport, type WaitOptions } from './http.ts';
 import type { components, operations } from './schema.ts';
 
@@ -34,6 +35,11 @@ export type ResultOf<K extends keyof operations> = operations[K]['responses'][20
 }
   ? T
   : never;
+
+/** The parameters of a call answered as JSON (the default). */
+export type AsJson<Q> = Omit<Q, 'format'> & { format?: 'json' };
+/** The parameters of a call answered as CSV text (docs/csv.md); `block` picks an analytics block. */
+export type AsCsv<Q> = Omit<Q, 'format'> & { format: 'csv' };
 
 /** Path ids are integers; bodies carry them as strings. Either is accepted. */
 export type Id = number | string;
@@ -78,6 +84,10 @@ class Resource {
   constructor(transport: Transport) {
     this.t = transport;
   }
+  /** The JSON body, or the CSV text when the parameters ask for it. */
+  protected read(path: string, params: { format?: 'json' | 'csv' }): Promise<unknown> {
+    return params.format === 'csv' ? this.t.csv(path, params) : this.t.json(path, params);
+  }
 }
 
 export class Brands extends Resource {
@@ -91,20 +101,26 @@ export class Brands extends Resource {
   categories(id: Id, params: QueryOf<'listBrandCategories'> = {}): Pager<ResultOf<'listBrandCategories'>> {
     return new Pager(this.t, `/api/brands/${seg(id)}/categories/`, params);
   }
-  analytics(id: Id, params: QueryOf<'getBrandAnalytics'> = {}): Promise<ResultOf<'getBrandAnalytics'>> {
-    return this.t.json(`/api/brands/${seg(id)}/analytics/`, params);
+  analytics(id: Id, params: AsCsv<QueryOf<'getBrandAnalytics'>>): Promise<string>;
+  analytics(id: Id, params?: AsJson<QueryOf<'getBrandAnalytics'>>): Promise<ResultOf<'getBrandAnalytics'>>;
+  analytics(id: Id, params: QueryOf<'getBrandAnalytics'> = {}): Promise<unknown> {
+    return this.read(`/api/brands/${seg(id)}/analytics/`, params);
   }
+  scoreHistory(id: Id, params: AsCsv<QueryOf<'getBrandScoreHistory'>>): Promise<string>;
   scoreHistory(
     id: Id,
-    params: QueryOf<'getBrandScoreHistory'> = {},
-  ): Promise<ResultOf<'getBrandScoreHistory'>> {
-    return this.t.json(`/api/brands/${seg(id)}/score-history/`, params);
+    params?: AsJson<QueryOf<'getBrandScoreHistory'>>,
+  ): Promise<ResultOf<'getBrandScoreHistory'>>;
+  scoreHistory(id: Id, params: QueryOf<'getBrandScoreHistory'> = {}): Promise<unknown> {
+    return this.read(`/api/brands/${seg(id)}/score-history/`, params);
   }
+  categoryDeltas(id: Id, params: AsCsv<QueryOf<'getBrandCategoryDeltas'>>): Promise<string>;
   categoryDeltas(
     id: Id,
-    params: QueryOf<'getBrandCategoryDeltas'> = {},
-  ): Promise<ResultOf<'getBrandCategoryDeltas'>> {
-    return this.t.json(`/api/brands/${seg(id)}/category-deltas/`, params);
+    params?: AsJson<QueryOf<'getBrandCategoryDeltas'>>,
+  ): Promise<ResultOf<'getBrandCategoryDeltas'>>;
+  categoryDeltas(id: Id, params: QueryOf<'getBrandCategoryDeltas'> = {}): Promise<unknown> {
+    return this.read(`/api/brands/${seg(id)}/category-deltas/`, params);
   }
   /** Pro plan or higher: a lower plan is a SightlinePermissionError, not an empty list. */
   recommendations(
@@ -122,14 +138,21 @@ export class Categories extends Resource {
   prompts(id: Id, params: QueryOf<'listCategoryPrompts'> = {}): Pager<ResultOf<'listCategoryPrompts'>> {
     return new Pager(this.t, `/api/categories/${seg(id)}/prompts/`, params);
   }
-  analytics(id: Id, params: QueryOf<'getCategoryAnalytics'> = {}): Promise<ResultOf<'getCategoryAnalytics'>> {
-    return this.t.json(`/api/categories/${seg(id)}/analytics/`, params);
+  analytics(id: Id, params: AsCsv<QueryOf<'getCategoryAnalytics'>>): Promise<string>;
+  analytics(
+    id: Id,
+    params?: AsJson<QueryOf<'getCategoryAnalytics'>>,
+  ): Promise<ResultOf<'getCategoryAnalytics'>>;
+  analytics(id: Id, params: QueryOf<'getCategoryAnalytics'> = {}): Promise<unknown> {
+    return this.read(`/api/categories/${seg(id)}/analytics/`, params);
   }
+  scoreHistory(id: Id, params: AsCsv<QueryOf<'getCategoryScoreHistory'>>): Promise<string>;
   scoreHistory(
     id: Id,
-    params: QueryOf<'getCategoryScoreHistory'> = {},
-  ): Promise<ResultOf<'getCategoryScoreHistory'>> {
-    return this.t.json(`/api/categories/${seg(id)}/score-history/`, params);
+    params?: AsJson<QueryOf<'getCategoryScoreHistory'>>,
+  ): Promise<ResultOf<'getCategoryScoreHistory'>>;
+  scoreHistory(id: Id, params: QueryOf<'getCategoryScoreHistory'> = {}): Promise<unknown> {
+    return this.read(`/api/categories/${seg(id)}/score-history/`, params);
   }
   runs(id: Id, params: QueryOf<'listCategoryRuns'> = {}): Pager<ResultOf<'listCategoryRuns'>> {
     return new Pager(this.t, `/api/categories/${seg(id)}/runs/`, params);
@@ -138,11 +161,18 @@ export class Categories extends Resource {
 
 export class Runs extends Resource {
   /** One page of the run's responses (default 200, at most 500) with its whole-run aggregates. */
-  get(id: Id, params: QueryOf<'getRun'> = {}): Promise<RunDetail> {
+  get(id: Id, params: AsJson<QueryOf<'getRun'>> = {}): Promise<RunDetail> {
     return this.t.json(`/api/runs/${seg(id)}/`, params);
   }
+  /** The run's responses from the page `params` names to the last, as one CSV document. */
+  csv(id: Id, params: Omit<QueryOf<'getRun'>, 'format'> = {}): Promise<string> {
+    return this.t.csv(`/api/runs/${seg(id)}/`, params);
+  }
   /** Every response row of the run, following `responsesNext` from the page `params` names. */
-  async *responses(id: Id, params: QueryOf<'getRun'> = {}): AsyncGenerator<LightResponse, void, undefined> {
+  async *responses(
+    id: Id,
+    params: AsJson<QueryOf<'getRun'>> = {},
+  ): AsyncGenerator<LightResponse, void, undefined> {
     let run = await this.get(id, params);
     yield* run.responses;
     while (run.responsesNext !== null) {

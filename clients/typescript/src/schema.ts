@@ -633,6 +633,12 @@ export interface components {
       asOfRunId: number | null;
       spanLabel: string;
       suppressedReason: ('no_data' | 'no_prior' | 'no_boundary' | 'cross_era') | null;
+      latestScoreInterval: {
+        low: number;
+        high: number;
+      } | null;
+      latestScoreIntervalReason: ('no_data' | 'too_few_prompts' | 'no_spread') | null;
+      significance: ('moved' | 'within_noise') | null;
     };
     BrandList: {
       count: number;
@@ -996,6 +1002,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path?: never;
@@ -1010,6 +1018,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['BrandList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1207,6 +1216,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1223,6 +1234,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CategoryList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1317,6 +1329,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1333,6 +1347,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PromptList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1425,6 +1440,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1441,6 +1458,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1533,6 +1551,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1549,6 +1569,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1744,6 +1765,8 @@ export interface operations {
         page?: number;
         /** @description Responses per page; default 200, values above 500 are clamped to 500. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1760,6 +1783,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RunDetail'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -1964,6 +1988,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -1980,6 +2006,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReportList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2592,6 +2619,8 @@ export interface operations {
         page?: number;
         /** @description Items per page; default 25, values above 100 are clamped to 100. */
         page_size?: number;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -2608,6 +2637,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RecommendationList'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2702,6 +2732,18 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
+        /** @description The block a CSV answer lists (default metrics); JSON answers carry every block. */
+        block?:
+          | 'metrics'
+          | 'shareOfVoice.visible'
+          | 'shareOfVoice.hidden'
+          | 'sources.items'
+          | 'platforms.apiPlatforms'
+          | 'platforms.surfacePlatforms'
+          | 'coverage'
+          | 'window';
       };
       header?: never;
       path: {
@@ -2718,6 +2760,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Analytics'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2812,6 +2855,18 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
+        /** @description The block a CSV answer lists (default metrics); JSON answers carry every block. */
+        block?:
+          | 'metrics'
+          | 'shareOfVoice.visible'
+          | 'shareOfVoice.hidden'
+          | 'sources.items'
+          | 'platforms.apiPlatforms'
+          | 'platforms.surfacePlatforms'
+          | 'coverage'
+          | 'window';
       };
       header?: never;
       path: {
@@ -2828,6 +2883,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Analytics'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -2926,6 +2982,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -2942,6 +3000,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScoreHistory'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -3040,6 +3099,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -3056,6 +3117,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScoreHistory'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */
@@ -3152,6 +3214,8 @@ export interface operations {
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
         end?: string;
+        /** @description csv answers text/csv (docs/csv.md); overrides the Accept header. Default: json. */
+        format?: 'json' | 'csv';
       };
       header?: never;
       path: {
@@ -3168,6 +3232,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CategoryDeltas'];
+          'text/csv': string;
         };
       };
       /** @description Each offending parameter (or non_field_errors) mapped to its messages. */

@@ -1,0 +1,14 @@
+// `sightline mcp`: the MCP tools over stdio, for an agent host that starts Sightline as a local
+// process. The tools speak to a running Sightline service through the SDK, so the key's scopes,
+// organization and rate limit apply as to any other client. stdout carries the protocol only.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Sightline } from '../../clients/typescript/src/index.ts';
+import type { McpClientConfig } from '../config.ts';
+import { createMcpServer } from './tools.ts';
+
+export async function serveStdio(config: McpClientConfig): Promise<void> {
+  // 429s reach the agent at once, with their Retry-After, as on /mcp.
+  const server = createMcpServer(new Sightline({ ...config, maxRetries: 0 }));
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`sightline mcp: serving the MCP tools over stdio for ${config.baseUrl}\n`);
+}

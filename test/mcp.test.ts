@@ -1,0 +1,412 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { buildApp } from '../src/app.ts';
+import { listen } from './support/context.ts';
+import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
+import { freePort } from './support/server-process.ts';
+
+// The MCP server through the MCP SDK's own client, over both transports, against a real server on
+// the demo data: each tool's output is checked against the JSON API's answer to the same request.
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
+const TOOLS = [
+  'brand_overview',
+  'latest_report',
+  'list_brands',
+  'list_prompts',
+  'list_reports',
+  'platform_breakdown',
+  'prompt_changes',
+  'recommendations',
+  'report_download_link',
+  'share_of_voice',
+  'top_cited_sources',
+];
+
+let demo: DemoContext;
+let baseUrl: string;
+before(async () => {
+  demo = await createDemoContext();
+  baseUrl = await listen(demo.ctx.app);
+});
+after(async () => {
+  await demo?.ctx.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: raw JSON, compared with what the tools answer
+async function api(url: string, key = demo.keys.acme): Promise<any> {
+  const res = await fetch(new URL(url, baseUrl), { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 200, url);
+  return res.json();
+}
+
+type Connect = (key: string, url?: string) => Promise<Client>;
+
+const overHttp: Connect = async (key, url = baseUrl) => {
+  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+};
+
+const overStdio: Connect = async (key, url = baseUrl) => {
+  const client = new Client({ name: 'sightline-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', SIGHTLINE_API_KEY: key, SIGHTLINE_BASE_URL: url },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: the tool's JSON output
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  assert.notEqual(result.isError, true, `${name}: ${text}`);
+  assert.deepEqual(JSON.parse(text), result.structuredContent, 'the text is the structured content');
+  return result.structuredContent;
+}
+
+async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  assert.equal(result.isError, true, `${name} should fail`);
+  return result.content[0]?.type === 'text' ? result.content[0].text : '';
+}
+
+for (const [transport, connect] of [
+  ['stdio (`sightline mcp`)', overStdio],
+  ['Streamable HTTP (/mcp)', overHttp],
+] as const) {
+  describe(`MCP over ${transport}`, () => {
+    let client: Client;
+    before(async () => {
+      client = await connect(demo.keys.acme);
+    });
+    after(async () => {
+      await client?.close();
+    });
+
+    it('lists the read-only tools, each with a description and typed inputs', async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+      for (const tool of tools) {
+        assert.ok((tool.description ?? '').length > 40, tool.name);
+        assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+        assert.equal(tool.inputSchema.type, 'object', tool.name);
+      }
+      const overview = tools.find((t) => t.name === 'brand_overview');
+      assert.deepEqual(overview?.inputSchema.required, ['brandId']);
+      const range = overview?.inputSchema.properties?.range as { enum: string[] } | undefined;
+      assert.deepEqual(range?.enum, ['7d', '30d', '90d', 'all', 'custom']);
+    });
+
+    it('list_brands: the organization brands with their scores, as the API lists them', async () => {
+      const out = await call(client, 'list_brands', {});
+      const raw = await api('/api/brands/?sort=name&page_size=100');
+      assert.equal(out.count, raw.count);
+      assert.equal(out.hasMore, false);
+      assert.deepEqual(
+        out.brands.map((b: { id: string; score: number | null }) => [b.id, b.score]),
+        raw.results.map((b: { id: string; averageScore: number; hasScoreData: boolean }) => [
+          b.id,
+          b.hasScoreData ? b.averageScore : null,
+        ]),
+      );
+      // Only acme's brands: the key's organization.
+      assert.ok(out.brands.every((b: { id: string }) => demo.brandIds.acme.includes(Number(b.id))));
+    });
+
+    it('brand_overview: score, windowed delta, mention rate with interval, rank, sentiment, sample', async () => {
+      const { brandId } = demo.fixtures;
+      // Over the whole history the figures do not depend on the request time.
+      const out = await call(client, 'brand_overview', { brandId, range: 'all' });
+      const analytics = await api(`/api/brands/${brandId}/analytics/?range=all`);
+      const history = await api(`/api/brands/${brandId}/score-history/?range=all`);
+      assert.equal(out.window.range, 'all');
+      assert.equal(out.window.label, 'All time');
+      assert.equal(out.window.start, analytics.window.start);
+      assert.equal(out.score.latest, history.windowedDelta.latestScore);
+      assert.equal(out.score.delta, history.windowedDelta.delta);
+      assert.equal(out.score.deltaSuppressedReason, history.windowedDelta.suppressedReason);
+      assert.equal(out.mentionRate.value, analytics.metrics.mentionRate.value);
+      assert.deepEqual(out.mentionRate.interval, analytics.metrics.mentionRate.interval);
+      assert.ok(out.mentionRate.interval !== null, 'the demo brand has enough prompts for an interval');
+      assert.equal(out.averageRank.value, analytics.metrics.avgRank.value);
+      assert.deepEqual(out.sentiment, analytics.metrics.sentiment);
+      assert.deepEqual(out.sample, {
+        answers: analytics.coverage.usableSampleCount,
+        samples: analytics.metrics.sampleCount,
+        prompts: analytics.coverage.promptCoverageCount,
+      });
+      assert.ok(out.sample.answers > 0);
+      // `all` has no comparison window: the deltas say why they are absent.
+      assert.equal(out.mentionRate.delta, null);
+      assert.equal(out.mentionRate.deltaSuppressedReason, 'no_prior');
+    });
+
+    it('share_of_voice, top_cited_sources and platform_breakdown: the analytics blocks, trimmed', async () => {
+      const { brandId } = demo.fixtures;
+      const analytics = await api(`/api/brands/${brandId}/analytics/?range=all`);
+
+      const sov = await call(client, 'share_of_voice', { brandId: String(brandId), range: 'all' });
+      assert.deepEqual(
+        sov.entities.map((e: { name: string; mentions: number; share: number }) => [
+          e.name,
+          e.mentions,
+          e.share,
+        ]),
+        analytics.shareOfVoice.visible.map((e: { name: string; mentions: number; share: number }) => [
+          e.name,
+          e.mentions,
+          e.share,
+        ]),
+      );
+      assert.equal(sov.entities.filter((e: { isUserBrand: boolean }) => e.isUserBrand).length, 1);
+      assert.equal(sov.hiddenCount, analytics.shareOfVoice.hidden.length);
+      assert.equal(sov.hidden, undefined);
+
+      const sources = await call(client, 'top_cited_sources', { brandId, range: 'all', limit: 3 });
+      assert.equal(sources.totalCitations, analytics.sources.totalCitations);
+      assert.equal(sources.totalDomains, analytics.sources.totalDomains);
+      assert.deepEqual(
+        sources.sources.map((s: { domain: string; citations: number }) => [s.domain, s.citations]),
+        analytics.sources.items
+          .slice(0, 3)
+          .map((s: { domain: string; count: number }) => [s.domain, s.count]),
+      );
+
+      const platforms = await call(client, 'platform_breakdown', { brandId, range: 'all' });
+      assert.deepEqual(
+        platforms.engines.map((p: { model: string; mentionRate: number; answers: number }) => [
+          p.model,
+          p.mentionRate,
+          p.answers,
+        ]),
+        analytics.platforms.apiPlatforms.map(
+          (p: { model: string; mentionRate: number; totalAnswers: number }) => [
+            p.model,
+            p.mentionRate,
+            p.totalAnswers,
+          ],
+        ),
+      );
+      assert.equal(platforms.surfaces.length, analytics.platforms.surfacePlatforms.length);
+      assert.deepEqual(platforms.sample, sov.sample);
+    });
+
+    it('list_prompts and prompt_changes: the change feed of a prompt', async () => {
+      const { brandId, categoryId, promptId } = demo.fixtures;
+      const out = await call(client, 'list_prompts', { brandId });
+      const category = out.categories.find((c: { id: string }) => c.id === String(categoryId));
+      const raw = await api(`/api/categories/${categoryId}/prompts/?page_size=100`);
+      assert.deepEqual(
+        category.prompts.map((p: { id: string }) => p.id),
+        raw.results.map((p: { id: string }) => p.id),
+      );
+
+      const changes = await call(client, 'prompt_changes', { promptId });
+      const feed = await api(`/api/prompts/${promptId}/changes/`);
+      assert.equal(changes.hasBaseline, true, 'the fixture prompt has two scored runs');
+      assert.equal(changes.comparedToRunId, feed.comparedToRunId);
+      assert.deepEqual(changes.changes, feed.changes);
+      assert.equal(changes.comparison, `the prompt's latest scored run against run ${feed.comparedToRunId}`);
+    });
+
+    it('list_reports, latest_report and report_download_link: the artifacts and their download URL', async () => {
+      const { report } = demo.fixtures;
+      const list = await call(client, 'list_reports', { brandId: report.brandId });
+      const raw = await api(`/api/brands/${report.brandId}/reports/`);
+      assert.equal(list.count, raw.count);
+      assert.deepEqual(
+        list.reports.map((r: { id: string; status: string }) => [r.id, r.status]),
+        raw.results.map((r: { id: string; status: string }) => [r.id, r.status]),
+      );
+
+      const latest = await call(client, 'latest_report', { brandId: report.brandId, type: report.type });
+      const rawLatest = await api(`/api/brands/${report.brandId}/reports/latest/?type=${report.type}`);
+      assert.equal(latest.id, rawLatest.id);
+
+      const link = await call(client, 'report_download_link', { reportId: report.id });
+      // The link names the address the agent used, and the file answers to the same key.
+      assert.equal(link.downloadUrl, `${baseUrl}/api/reports/${report.id}/download/`);
+      const file = await fetch(link.downloadUrl, { headers: { authorization: `Bearer ${demo.keys.acme}` } });
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'application/pdf');
+    });
+
+    it('recommendations: highest priority first, as the API orders them', async () => {
+      const { brandId } = demo.fixtures;
+      const out = await call(client, 'recommendations', { brandId, limit: 3 });
+      const raw = await api(`/api/brands/${brandId}/recommendations/?page_size=3`);
+      assert.equal(out.count, raw.count);
+      assert.ok(out.recommendations.length > 0);
+      assert.deepEqual(
+        out.recommendations.map((r: { id: string; priority: string; score: number }) => [
+          r.id,
+          r.priority,
+          r.score,
+        ]),
+        raw.results.map((r: { id: string; priority: string; score: number }) => [r.id, r.priority, r.score]),
+      );
+    });
+
+    it("another organization's brand is a not-found tool error, not its data", async () => {
+      const globexBrand = demo.brandIds.globex[0];
+      const message = await toolError(client, 'brand_overview', { brandId: globexBrand });
+      assert.match(message, new RegExp(`^brand_overview of brand ${globexBrand}: Sightline API 404`));
+      assert.match(message, /another organization/);
+    });
+
+    it('a bad input is refused by the input schema or, past it, as the API refuses it', async () => {
+      const schema = await toolError(client, 'brand_overview', { brandId: 'nine' });
+      assert.match(schema, /brandId/);
+      const api400 = await toolError(client, 'brand_overview', {
+        brandId: demo.fixtures.brandId,
+        range: 'custom',
+      });
+      assert.match(api400, /Sightline API 400/);
+    });
+
+    it('a key without a scope gets a tool error naming the scope', async () => {
+      const limited = await connect(await demo.mint('acme', { scopes: allScopesBut('runs:read') }));
+      try {
+        const message = await toolError(limited, 'prompt_changes', { promptId: demo.fixtures.promptId });
+        assert.match(message, /403: This API key lacks the required scope: runs:read\./);
+        // The other scopes still answer.
+        await call(limited, 'list_brands', {});
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+}
+
+describe('/mcp as plain HTTP', () => {
+  const post = (headers: Record<string, string>, message: Record<string, unknown>) =>
+    fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    });
+  const initialize = (headers: Record<string, string>) =>
+    post(headers, {
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+
+  it('is stateless: a tool call needs no session before it', async () => {
+    const res = await post(
+      { authorization: `Bearer ${demo.keys.acme}` },
+      { method: 'tools/call', params: { name: 'list_brands', arguments: {} } },
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('mcp-session-id'), null);
+    const body = (await res.json()) as { result: { structuredContent: { count: number } } };
+    assert.equal(body.result.structuredContent.count, (await api('/api/brands/')).count);
+  });
+
+  it('answers 401 in the contract shape without a key, or with a bad one', async () => {
+    const none = await initialize({});
+    assert.equal(none.status, 401);
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="api"');
+    assert.deepEqual(await none.json(), { detail: 'Authentication credentials were not provided.' });
+
+    const bad = await initialize({ 'x-api-key': 'sl_live_nope' });
+    assert.equal(bad.status, 401);
+    assert.deepEqual(await bad.json(), { detail: 'Invalid API key.' });
+  });
+
+  it('accepts the key in X-API-Key as the API does', async () => {
+    const ok = await initialize({ 'x-api-key': demo.keys.acme });
+    assert.equal(ok.status, 200);
+    assert.equal(
+      ((await ok.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name,
+      'sightline',
+    );
+  });
+
+  it("answers 403 when the organization's API access add-on is off", async () => {
+    const off = await initialize({ authorization: `Bearer ${demo.keys.initech}` });
+    assert.equal(off.status, 403);
+    assert.match(((await off.json()) as { detail: string }).detail, /paid add-on/);
+  });
+
+  it('is stateless: GET and DELETE answer 405', async () => {
+    const res = await fetch(new URL('/mcp', baseUrl), {
+      headers: { authorization: `Bearer ${demo.keys.acme}` },
+    });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'POST');
+  });
+});
+
+describe('sightline mcp and its configuration', () => {
+  it('exits 2 with one line on stderr and nothing on stdout', () => {
+    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', SIGHTLINE_BASE_URL: baseUrl },
+      encoding: 'utf8',
+      input: '',
+    });
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      'sightline: SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it\n',
+    );
+  });
+
+  it('with no service at SIGHTLINE_BASE_URL, a tool call is a tool error that says so', async () => {
+    const client = await overStdio(demo.keys.acme, `http://127.0.0.1:${await freePort()}`);
+    try {
+      const message = await toolError(client, 'list_brands', {});
+      assert.match(message, /^list_brands: could not reach the Sightline API \(ECONNREFUSED\)/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the rate limit over /mcp', () => {
+  it('counts the API requests a tool makes, and nothing for the protocol itself', async () => {
+    // A second app on the same data with 3 requests a minute. Connecting (initialize, the
+    // initialized notification) and listing tools make no API request; brand_overview makes 2
+    // (analytics, score history) and share_of_voice 1: 2 + 1 = 3 spends the minute, so the next
+    // tool call is refused with the API's 429.
+    const limited = await buildApp(
+      { ...demo.ctx.config, rateLimitPerMinute: 3 },
+      { databases: demo.ctx.dbs, logger: false },
+    );
+    try {
+      const client = await overHttp(await demo.mint('acme'), await listen(limited));
+      try {
+        await client.listTools();
+        await call(client, 'brand_overview', { brandId: demo.fixtures.brandId });
+        await call(client, 'share_of_voice', { brandId: demo.fixtures.brandId });
+        const message = await toolError(client, 'list_brands', {});
+        assert.match(message, /Sightline API 429: Request was throttled\./);
+        assert.match(message, /retry in \d+ s/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+});
