@@ -15,6 +15,7 @@ import { register as monitor } from './commands/monitor.ts';
 import { register as orgs } from './commands/orgs.ts';
 import { register as prompts } from './commands/prompts.ts';
 import { register as recommendationDrafts } from './commands/recommendation-drafts.ts';
+import { register as recommendations } from './commands/recommendations.ts';
 import { register as reports } from './commands/reports.ts';
 import { register as runs } from './commands/runs.ts';
 import { register as serve } from './commands/serve.ts';
@@ -42,6 +43,7 @@ const groups: Array<(program: Command) => void> = [
   analyze,
   engines,
   monitor,
+  recommendations,
   worker,
   // After any other `recommendations` command file: it adds `draft` to that group.
   recommendationDrafts,

@@ -309,7 +309,9 @@ export async function windowPromptObservations(
   }));
 }
 
-/** Competitor mentions per prompt in the window's usable observations. */
+const PROMPT_MENTION_SUMS = ['mentions', 'ranked_weight', 'rank_weighted'];
+
+/** Competitor mentions (and their ranks) per prompt in the window's usable observations. */
 export async function windowPromptMentions(
   db: Db,
   scope: Scope,
@@ -320,7 +322,7 @@ export async function windowPromptMentions(
     db,
     'mentions',
     ['prompt_id', 'competitor_id'],
-    ['mentions'],
+    PROMPT_MENTION_SUMS,
     scope,
     cover,
     legacyPrompts,
@@ -328,12 +330,14 @@ export async function windowPromptMentions(
   );
   if (!rows) return [];
   const result = await sql<Record<string, number>>`
-    select prompt_id, competitor_id, sum(mentions) as mentions from (${rows}) u
+    select prompt_id, competitor_id, ${sums(PROMPT_MENTION_SUMS)} from (${rows}) u
     group by prompt_id, competitor_id`.execute(db);
   return result.rows.map((r) => ({
     promptId: Number(r.prompt_id),
     competitorId: Number(r.competitor_id),
     mentions: Number(r.mentions),
+    rankedWeight: Number(r.ranked_weight),
+    rankWeighted: Number(r.rank_weighted),
   }));
 }
 

@@ -52,7 +52,7 @@ export async function describeRun(
 export function findRunVisibility(db: Db, orgId: number, runId: number) {
   return db
     .selectFrom('runs')
-    .select(['id', 'external_id', 'status', 'is_legacy', 'published_at'])
+    .select(['id', 'brand_id', 'external_id', 'status', 'is_legacy', 'published_at'])
     .where('org_id', '=', orgId)
     .where('id', '=', runId)
     .executeTakeFirst();

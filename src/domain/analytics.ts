@@ -139,11 +139,14 @@ export interface PromptObservationGroup extends ObservationStatus {
   rankWeighted: number;
 }
 
-/** One prompt's mentions of one competitor in a window. */
+/** One prompt's mentions of one competitor in a window, and the ranks they had. */
 export interface PromptCompetitorMentions {
   promptId: number;
   competitorId: number;
   mentions: number;
+  rankedWeight: number;
+  /** Σ weight·rank over ranked mentions. */
+  rankWeighted: number;
 }
 
 /** One prompt's citations of one registrable domain in a window. */
@@ -178,7 +181,7 @@ export interface Side {
  * The usable observation groups of a side. Its legacy groups belong to fallback prompts only, so
  * an answer is usable exactly when it succeeded and its mention data was recorded.
  */
-function usable<T extends ObservationStatus>(groups: readonly T[]): T[] {
+export function usable<T extends ObservationStatus>(groups: readonly T[]): T[] {
   return groups.filter((g) => exclusionOf(g, false) === null);
 }
 

@@ -207,6 +207,19 @@ export function proportionInterval(prompts: readonly PromptSums[]): Estimate {
 }
 
 /**
+ * A rate about one subject too narrow to cluster (one prompt's answers, one engine's mentions, the
+ * citations of some answers): Wilson's interval over its samples, 4 decimals. Across prompts the
+ * prompt is the unit (proportionInterval); within one prompt its answers are the engine's repeated
+ * draws, so they are the units. Recommendations rest their confidence on it where the prompt-
+ * clustered interval has too few prompts (docs/recommendations.md).
+ */
+export function sampleProportionInterval(numerator: number, denominator: number): Estimate {
+  if (denominator <= 0) return none(null, 'no_data');
+  const value = numerator / denominator;
+  return estimate(value, wilson(value, denominator), 4);
+}
+
+/**
  * A pooled score, 100 · Σ w·v / Σ w with v in [0, 1] (numerator Σ w·v, denominator Σ w per
  * prompt), 1 decimal. The binomial reference treats v as 0 or 1, the widest a [0, 1] value can
  * spread, so the floor of the design effect errs wide, never narrow.

@@ -120,6 +120,7 @@ export async function describeRuns(
 
 export interface PublishResult {
   id: number;
+  brandId: number;
   externalId: string | null;
   status: string;
   publishedAt: string | null;
@@ -152,5 +153,12 @@ export async function setRunPublished(
     await setRunPublishedAt(db, orgId, runId, publishedAt);
     await refreshRunAggregates(db, orgId, [runId]);
   }
-  return { id: run.id, externalId: run.external_id, status: run.status, publishedAt, changed };
+  return {
+    id: run.id,
+    brandId: run.brand_id,
+    externalId: run.external_id,
+    status: run.status,
+    publishedAt,
+    changed,
+  };
 }

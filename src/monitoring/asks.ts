@@ -44,6 +44,11 @@ export interface AskDeps {
   leaseMs: number;
   clock: () => Date;
   log: MonitorLog;
+  /**
+   * What follows a run that published itself (the CLI passes the recommendations' follow-up). It
+   * must not throw: the run is published whatever becomes of it.
+   */
+  afterPublish?: (run: { orgId: number; brandId: number; runId: number }) => Promise<void>;
 }
 
 export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget';
@@ -195,6 +200,8 @@ async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
       ? `run ${ask.runId} completed; awaiting review (sightline runs publish ${ask.runId})`
       : `run ${ask.runId} completed and published`,
   );
+  if (!org?.reviewBeforePublish)
+    await deps.afterPublish?.({ orgId: ask.orgId, brandId: ask.brandId, runId: ask.runId });
 }
 
 /** Stops a run at the organization's monthly budget; the asks it did not make stay unasked. */

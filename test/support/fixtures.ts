@@ -161,6 +161,9 @@ export interface Answer {
   citations?: Citation[];
 }
 
+/** The same answer `n` times: a prompt asked n times with the same result. */
+export const times = (n: number, answer: Answer): Answer[] => Array.from({ length: n }, () => answer);
+
 export interface RunSpec {
   category: number;
   status?: string;

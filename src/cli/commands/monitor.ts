@@ -34,6 +34,7 @@ import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
 import { runAsks } from '../../monitoring/runner.ts';
 import { describeMonitoring, MAX_SAMPLES } from '../../monitoring/settings.ts';
 import { logPlanned } from '../../monitoring/worker.ts';
+import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
 import { formatTable, print } from './support.ts';
@@ -78,7 +79,16 @@ function workerName(): string {
 
 /** What asking needs, for `monitor run` and the worker alike: one owner name per process start. */
 export function askDeps(db: Db, engines: AskDeps['engines'], config: Config, log: MonitorLog): AskDeps {
-  return { db, engines, owner: workerName(), leaseMs: config.monitor.leaseMs, clock: () => new Date(), log };
+  const clock = () => new Date();
+  return {
+    db,
+    engines,
+    owner: workerName(),
+    leaseMs: config.monitor.leaseMs,
+    clock,
+    log,
+    afterPublish: publicationFollowUp(db, clock, log),
+  };
 }
 
 /** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */

@@ -18,6 +18,7 @@ import {
   importAnswers,
 } from '../../ingest/import.ts';
 import { setRunPublished } from '../../ingest/runs.ts';
+import { afterRunPublished } from '../../recommendations/after-publish.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption } from '../operator.ts';
 import { print, withDatabase } from './support.ts';
@@ -116,7 +117,15 @@ async function publishCommand(ref: Ref, options: { org?: string }, publish: bool
         `run ${JSON.stringify(ref)} does not exist${options.org ? ` in organization ${options.org}` : ''}`,
       );
     }
-    return setRunPublished(db, orgId, runId, publish ? new Date().toISOString() : null);
+    const now = new Date();
+    const published = await setRunPublished(db, orgId, runId, publish ? now.toISOString() : null);
+    if (publish && published.changed) {
+      await afterRunPublished(db, { orgId, brandId: published.brandId, runId }, now, {
+        info() {},
+        error: (_fields, message) => process.stderr.write(`sightline: warning: ${message}\n`),
+      });
+    }
+    return published;
   });
   const label = `${result.id}${result.externalId ? ` (${result.externalId})` : ''}`;
   if (!result.changed) print(`Run ${label} was already ${publish ? 'published' : 'unpublished'}.`);

@@ -1,0 +1,27 @@
+import { loadWindow } from '../analytics/window.ts';
+import type { Scope } from '../db/analytics.ts';
+import type { Db } from '../db/connect.ts';
+import { analyticsFacts, type Facts } from '../domain/recommendations/facts.ts';
+import { parseRange, type RangeQuery, type Window } from '../domain/windows.ts';
+
+// A window's recommendation facts, read exactly as GET /api/brands/{id}/analytics/ reads them:
+// the same query parsing, the same loadWindow, the same domain blocks. So a recommendation's
+// numbers and an outcome's values are reproducible with that endpoint's `range`/`start`/`end`.
+
+export interface LoadedFacts {
+  window: Window & { start: Date };
+  facts: Facts;
+}
+
+export async function loadFacts(
+  db: Db,
+  scope: Scope,
+  query: RangeQuery,
+  at: Date,
+  timezone: string,
+): Promise<LoadedFacts> {
+  const parsed = parseRange(query, at, timezone);
+  if (!parsed.ok) throw new Error(`invalid analytics window: ${JSON.stringify(parsed.errors)}`);
+  const data = await loadWindow(db, scope, parsed.value);
+  return { window: data.window, facts: analyticsFacts(data) };
+}
