@@ -6,11 +6,12 @@
 //
 //   npm run bench:import                       20 000 answers on each database
 //   BENCH_IMPORT_ANSWERS=200000 npm run bench:import
+//   BENCH_IMPORT_THREADS=0 npm run bench:import   analysis threads (default: the import's own choice)
 //   BENCH_POSTGRES_URL=postgres://… npm run bench:import   (default postgres://postgres@127.0.0.1:5432/test;
 //                                               set it to "off" to skip PostgreSQL)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -26,6 +27,7 @@ import { createAnalyzer } from '../src/domain/analyzer/index.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 
 const ANSWERS = Number(process.env.BENCH_IMPORT_ANSWERS ?? 20_000);
+const THREADS = process.env.BENCH_IMPORT_THREADS ? Number(process.env.BENCH_IMPORT_THREADS) : undefined;
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROMPTS = 24;
 const ENGINES = [
@@ -174,12 +176,21 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
       await createPrompt(db, category, { text: `CRM question ${p}?`, externalKey: `p${p}` });
     for (const name of COMPETITORS) await addCompetitor(db, brand, category, { name });
     const started = performance.now();
-    const summary = await importAnswers(db, () => lines(ANSWERS), { organization: 'bench', publish: true });
+    const cpu = process.cpuUsage();
+    const summary = await importAnswers(db, () => lines(ANSWERS), {
+      organization: 'bench',
+      publish: true,
+      analysisThreads: THREADS,
+    });
     const seconds = (performance.now() - started) / 1000;
+    // CPU time of every thread of this process: on a shared machine it moves less than wall time.
+    const { user, system } = process.cpuUsage(cpu);
+    const cpuSeconds = (user + system) / 1e6;
     const rate = summary.imported / seconds;
     process.stdout.write(
       `${label.padEnd(10)} ${summary.imported} answers in ${seconds.toFixed(1)} s: ${Math.round(rate)} answers/s ` +
-        `(${summary.runs.length} runs; 1 000 000 answers ≈ ${(1_000_000 / rate / 60).toFixed(1)} min)\n`,
+        `(${summary.runs.length} runs; 1 000 000 answers ≈ ${(1_000_000 / rate / 60).toFixed(1)} min); ` +
+        `${cpuSeconds.toFixed(1)} CPU s in this process (load ${loadavg()[0]?.toFixed(1)})\n`,
     );
   } finally {
     await dbs.close();

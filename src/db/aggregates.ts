@@ -16,14 +16,13 @@ import {
   KINDS,
   type RunRows,
 } from './aggregate-kinds.ts';
+import { insertRows } from './bulk-insert.ts';
 import type { Db } from './connect.ts';
 import { visibleRun } from './predicates.ts';
 
 // The write side of the analytics aggregates (docs/performance.md): the statements that replace
 // a run's rows and sum the day blocks again. What the rows hold is computed in
 // src/analytics/run-rows.ts; src/analytics/refresh.ts decides when.
-
-const ROWS_PER_INSERT = 400;
 
 /** The categories and UTC days of the stored run rows of some runs. */
 export async function storedRunDays(
@@ -55,15 +54,7 @@ export async function replaceRunRows(
       .where('run_id', 'in', runIds)
       .execute();
   }
-  for (const kind of KINDS) {
-    const list = rows[kind];
-    for (let i = 0; i < list.length; i += ROWS_PER_INSERT) {
-      await db
-        .insertInto(`agg_run_${kind}`)
-        .values(list.slice(i, i + ROWS_PER_INSERT) as never)
-        .execute();
-    }
-  }
+  for (const kind of KINDS) await insertRows(db, `agg_run_${kind}`, rows[kind]);
 }
 
 const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));

@@ -1,6 +1,7 @@
 import { refreshRunAggregates } from '../analytics/refresh.ts';
 import type { Db } from '../db/connect.ts';
 import type { RunStatus } from '../domain/answer-line.ts';
+import { answerAnalysis, defaultAnalysisThreads } from './analysis.ts';
 import { type CheckOptions, check } from './check.ts';
 import { type AnswerSource, answerKey, readLines, resolve, runKey } from './lines.ts';
 import { Lookups } from './lookups.ts';
@@ -24,6 +25,11 @@ export interface ImportOptions extends CheckOptions {
   publish?: boolean;
   /** The import's clock: created and published times, and the limit for capturedAt. */
   now?: Date;
+  /**
+   * Worker threads analysing the answers; 0 analyses them in the import's thread. The stored rows
+   * are the same either way. Default: by the import's size and the cores (ingest/analysis.ts).
+   */
+  analysisThreads?: number;
 }
 
 export interface ImportedRun {
@@ -84,6 +90,7 @@ export async function importAnswers(
   const { plans, present, answers } = await check(db, lookups, source, options, now);
   const total = answers - present.size;
 
+  const analysis = answerAnalysis(options.analysisThreads ?? defaultAnalysisThreads(total));
   const importing = inTransaction(db, async (trx) => {
     const scoped = lookups.on(trx);
     const runIds = await createRuns(trx, [...plans.values()], nowIso);
@@ -91,33 +98,49 @@ export async function importAnswers(
     const writer = new AnswerWriter(trx, nowIso);
     let batch: PendingAnswer[] = [];
     let written = 0;
+    // A batch is analysed (on the analysis threads, when there are) while the one before it is
+    // written and the one after it read, and written only once that one is: in input order.
+    let writing: Promise<void> = Promise.resolve();
     const flush = async () => {
-      await writer.write(batch);
-      written += batch.length;
+      const current = batch;
       batch = [];
-      options.onProgress?.({ phase: 'writing', done: written, total });
-    };
-    for await (const { line: lineNo, parsed } of readLines(source)) {
-      const resolved =
-        'value' in parsed ? await resolve(scoped, parsed.value, options, now) : { errors: [parsed.error] };
-      if ('errors' in resolved)
-        throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
-      if (present.has(answerKey(resolved.orgId, resolved.key))) continue;
-      const plan = plans.get(runKey(resolved.orgId, resolved.line.run)) as RunPlan;
-      added.set(plan, (added.get(plan) ?? 0) + 1);
-      batch.push({
-        orgId: resolved.orgId,
-        brandId: resolved.brandId,
-        categoryId: resolved.categoryId,
-        runId: runIds.get(plan) as number,
-        promptId: resolved.promptId,
-        key: resolved.key,
-        line: resolved.line,
-        context: await scoped.context(resolved.orgId, resolved.categoryId),
+      const previous = writing;
+      writing = Promise.all([analysis.analyse(current), previous]).then(async ([analyses]) => {
+        await writer.write(current, analyses);
+        written += current.length;
+        options.onProgress?.({ phase: 'writing', done: written, total });
       });
-      if (batch.length >= BATCH) await flush();
+      // Whoever awaits `writing` next sees its failure; this only keeps it from counting as unhandled.
+      writing.catch(() => {});
+      await previous;
+    };
+    try {
+      for await (const { line: lineNo, parsed } of readLines(source)) {
+        const resolved =
+          'value' in parsed ? await resolve(scoped, parsed.value, options, now) : { errors: [parsed.error] };
+        if ('errors' in resolved)
+          throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
+        if (present.has(answerKey(resolved.orgId, resolved.key))) continue;
+        const plan = plans.get(runKey(resolved.orgId, resolved.line.run)) as RunPlan;
+        added.set(plan, (added.get(plan) ?? 0) + 1);
+        batch.push({
+          orgId: resolved.orgId,
+          brandId: resolved.brandId,
+          categoryId: resolved.categoryId,
+          runId: runIds.get(plan) as number,
+          promptId: resolved.promptId,
+          key: resolved.key,
+          line: resolved.line,
+          context: await scoped.context(resolved.orgId, resolved.categoryId),
+        });
+        if (batch.length >= BATCH) await flush();
+      }
+      await flush();
+    } finally {
+      // Nothing may still be writing when the transaction ends, whether it commits or rolls back.
+      await writing.catch(() => {});
     }
-    await flush();
+    await writing;
     const candidates = await writer.finish();
 
     const runs: ImportedRun[] = [];
@@ -165,7 +188,9 @@ export async function importAnswers(
     }
     return { answers, imported: written, alreadyPresent: present.size, runs, candidates };
   });
-  return importing.catch((error: unknown) => {
-    throw isUniqueViolation(error) ? new ImportRaced(error) : error;
-  });
+  return importing
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new ImportRaced(error) : error;
+    })
+    .finally(() => analysis.close());
 }

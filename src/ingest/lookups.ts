@@ -8,7 +8,7 @@ import {
   parseAliases,
 } from '../db/catalog/refs.ts';
 import type { Db } from '../db/connect.ts';
-import { type Analyzer, createAnalyzer } from '../domain/analyzer/index.ts';
+import { type Analyzer, type AnalyzerSubject, createAnalyzer } from '../domain/analyzer/index.ts';
 import type { Ref } from '../domain/catalog.ts';
 
 // What an import needs to know about the names its lines use, each looked up once per import (a
@@ -28,6 +28,8 @@ export interface ExistingRun {
 /** A category's analyzer and the ids its mentions are stored under. */
 export interface CategoryContext {
   analyzer: Analyzer;
+  /** What the analyzer was built from, for analysis threads to build their own. */
+  subject: AnalyzerSubject;
   brandName: string;
   competitorIds: Map<string, number>;
 }
@@ -143,15 +145,17 @@ export class Lookups {
       .where('category_id', '=', categoryId)
       .orderBy('id')
       .execute();
+    const subject: AnalyzerSubject = {
+      brand: { name: brand.name, aliases: parseAliases(brand.aliases), website: brand.website },
+      competitors: competitors.map((c) => ({
+        name: c.canonical_name,
+        key: c.canonical_key,
+        aliases: [c.name, ...parseAliases(c.aliases)],
+      })),
+    };
     const context: CategoryContext = {
-      analyzer: createAnalyzer({
-        brand: { name: brand.name, aliases: parseAliases(brand.aliases), website: brand.website },
-        competitors: competitors.map((c) => ({
-          name: c.canonical_name,
-          key: c.canonical_key,
-          aliases: [c.name, ...parseAliases(c.aliases)],
-        })),
-      }),
+      analyzer: createAnalyzer(subject),
+      subject,
       brandName: brand.name,
       competitorIds: new Map(competitors.map((c) => [c.canonical_key, c.id])),
     };

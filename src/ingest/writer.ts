@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
+import { insertRows } from '../db/bulk-insert.ts';
 import type { Db } from '../db/connect.ts';
 import type {
-  Database,
   ResponseCitationsTable,
   ResponseMentionsTable,
   ResponsesTable,
@@ -9,6 +9,7 @@ import type {
 } from '../db/types.ts';
 import { type Analysis, type Source, sourceOf } from '../domain/analyzer/index.ts';
 import type { AnswerLine } from '../domain/answer-line.ts';
+import { analyseHere } from './analysis.ts';
 import type { CategoryContext } from './lookups.ts';
 
 // Writes analysed answers: the response rows, the brand and competitor mentions with their ranks,
@@ -37,30 +38,6 @@ interface CandidateTally {
   last: string;
 }
 
-async function insertAll<T extends 'response_mentions' | 'response_citations'>(
-  db: Db,
-  table: T,
-  rows: readonly Insertable<Database[T]>[],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS) {
-    await db
-      .insertInto(table)
-      .values(rows.slice(i, i + ROWS) as Insertable<Database[T]>[])
-      .execute();
-  }
-}
-
-/** Only an answer with text can be read; a legacy answer without it keeps no mention data. */
-function analyse(answer: PendingAnswer): Analysis | null {
-  const { line } = answer;
-  if (line.outcome !== 'ok' || !line.answerText?.trim()) return null;
-  return answer.context.analyzer.analyze({
-    text: line.answerText,
-    html: line.answerHtml,
-    citations: line.citations,
-  });
-}
-
 export class AnswerWriter {
   private readonly db: Db;
   private readonly now: string;
@@ -72,9 +49,12 @@ export class AnswerWriter {
     this.now = now;
   }
 
-  async write(batch: readonly PendingAnswer[]): Promise<void> {
+  /** Writes a batch with its analyses (ingest/analysis.ts), analysing it here when not given. */
+  async write(
+    batch: readonly PendingAnswer[],
+    analyses: readonly (Analysis | null)[] = analyseHere(batch),
+  ): Promise<void> {
     if (batch.length === 0) return;
-    const analyses = batch.map(analyse);
     const rows: Insertable<ResponsesTable>[] = batch.map((a, i) => {
       const analysis = analyses[i] ?? null;
       const text = a.line.answerText;
@@ -103,12 +83,8 @@ export class AnswerWriter {
       };
     });
     // Ids come back keyed by external key: neither database promises RETURNING's row order.
-    const inserted = await this.db
-      .insertInto('responses')
-      .values(rows)
-      .returning(['id', 'external_key'])
-      .execute();
-    const ids = new Map(inserted.map((r) => [r.external_key, r.id]));
+    const inserted = await insertRows(this.db, 'responses', rows, ['id', 'external_key']);
+    const ids = new Map(inserted.map((r) => [r.external_key as string, Number(r.id)]));
 
     const mentions: Insertable<ResponseMentionsTable>[] = [];
     const citations: Insertable<ResponseCitationsTable>[] = [];
@@ -144,8 +120,8 @@ export class AnswerWriter {
       });
       for (const c of analysis?.candidates ?? []) this.tally(a, c.key, c.name);
     });
-    await insertAll(this.db, 'response_mentions', mentions);
-    await insertAll(this.db, 'response_citations', citations);
+    await insertRows(this.db, 'response_mentions', mentions);
+    await insertRows(this.db, 'response_citations', citations);
   }
 
   private tally(answer: PendingAnswer, key: string, name: string): void {

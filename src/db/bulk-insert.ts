@@ -1,0 +1,67 @@
+import { CompiledQuery, PostgresAdapter } from 'kysely';
+import type { Db } from './connect.ts';
+import type { Database } from './types.ts';
+
+// Inserting many rows of one table: the import's answers, mentions and citations and the per-run
+// aggregate rows, thousands per import. Kysely turns every value of a multi-row insert into a node
+// and compiles it again each time, which cost more than the database's own work on SQLite
+// (docs/performance.md "Import"); the statements here are text built once per table, columns and
+// row count, so SQLite's statement cache prepares each once. PostgreSQL gets every row in one
+// JSON parameter, spread into the table's own row type by json_populate_recordset: one round trip
+// for thousands of rows, with the table's column types doing the conversions.
+
+type Row = Readonly<Record<string, unknown>>;
+
+/** SQLite binds at most 32,766 parameters a statement; a few hundred rows already amortise it. */
+const SQLITE_ROWS = 500;
+const SQLITE_PARAMETERS = 32_000;
+const POSTGRES_ROWS = 5_000;
+
+/** Every column any row names, in first-seen order: Kysely's multi-row insert does the same. */
+function columnsOf(rows: readonly Row[]): string[] {
+  const columns = new Set<string>();
+  for (const row of rows) for (const column in row) columns.add(column);
+  return [...columns];
+}
+
+const quoted = (name: string) => `"${name}"`;
+
+function sqliteStatement(table: string, columns: readonly string[], rows: number, returning: string): string {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${Array(rows).fill(tuple).join(', ')}${returning}`;
+}
+
+/**
+ * Inserts the rows, in statements of many rows each, on the handle given (inside its
+ * transaction when it is one). Returns the `returning` columns of every inserted row, in no
+ * promised order.
+ */
+export async function insertRows<T extends keyof Database & string, R extends keyof Database[T] & string>(
+  db: Db,
+  table: T,
+  rows: readonly Row[],
+  returning: readonly R[] = [],
+): Promise<Record<R, unknown>[]> {
+  if (rows.length === 0) return [];
+  const columns = columnsOf(rows);
+  const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
+  const out: Record<R, unknown>[] = [];
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const statement = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')})
+      select ${columns.map(quoted).join(', ')} from json_populate_recordset(null::${quoted(table)}, $1::json)${back}`;
+    for (let i = 0; i < rows.length; i += POSTGRES_ROWS) {
+      const chunk = JSON.stringify(rows.slice(i, i + POSTGRES_ROWS));
+      out.push(...(await db.executeQuery<Record<R, unknown>>(CompiledQuery.raw(statement, [chunk]))).rows);
+    }
+    return out;
+  }
+  const perStatement = Math.min(SQLITE_ROWS, Math.floor(SQLITE_PARAMETERS / columns.length));
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
+    const parameters: unknown[] = [];
+    for (const row of chunk) for (const column of columns) parameters.push(row[column] ?? null);
+    const statement = sqliteStatement(table, columns, chunk.length, back);
+    out.push(...(await db.executeQuery<Record<R, unknown>>(CompiledQuery.raw(statement, parameters))).rows);
+  }
+  return out;
+}
