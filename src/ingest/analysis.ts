@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Analysis, AnalyzerSubject, AnswerInput } from '../domain/analyzer/index.ts';
 import type { AnswerLine } from '../domain/answer-line.ts';
@@ -86,16 +86,18 @@ export interface AnswerAnalysis {
   close(): Promise<void>;
 }
 
-/** Below this many answers, starting threads costs more than they save. */
+/** Below this many answers a thread costs more than it saves (starting it, warming it up). */
 const ANSWERS_PER_THREAD = 2000;
 
 /**
- * The import's own thread does the parsing and the writes, so by default there is one analysis
- * thread per core but one, and at least one when the import is big enough to pay for it.
+ * The import's own thread parses, checks and writes, so analysis gets the other cores, but only
+ * those not already busy: on a machine whose cores are all taken (load average at or above their
+ * number) a thread only adds its start-up and copying to the same CPU time, and the import was
+ * measured slower with one than without (docs/performance.md "Import").
  */
 export function defaultAnalysisThreads(answers: number): number {
-  if (answers < ANSWERS_PER_THREAD) return 0;
-  return Math.max(1, Math.min(availableParallelism() - 1, Math.floor(answers / ANSWERS_PER_THREAD)));
+  const spare = Math.floor(availableParallelism() - (loadavg()[0] ?? 0));
+  return Math.max(0, Math.min(availableParallelism() - 1, spare, Math.floor(answers / ANSWERS_PER_THREAD)));
 }
 
 /** `threads` worker threads, or none (0): the analyses are the same either way. */
