@@ -39,6 +39,12 @@ interface RawResponse {
   sentiment: string | null;
 }
 
+/** A URL an answer cites, with its registrable domain. */
+interface CitedUrl {
+  url: string;
+  domain: string;
+}
+
 export interface RawRun {
   header: RunHeader;
   responses: RawResponse[];
@@ -69,7 +75,7 @@ export function runRows(
   orgId: number,
   run: RawRun,
   competitorsOf: Map<number, Map<number, number | null>>,
-  urlsOf: Map<number, string[]>,
+  urlsOf: Map<number, CitedUrl[]>,
 ): RunRows {
   const dated = {
     org_id: orgId,
@@ -131,8 +137,8 @@ export function runRows(
     }
 
     if (r.outcome !== 'ok' || r.has_mention_data !== 1) continue;
-    const urls = urlsOf.get(r.id) ?? [];
-    const domains = urls.map(registrableDomain);
+    const cited = urlsOf.get(r.id) ?? [];
+    const domains = cited.map((c) => c.domain);
     // The brand's own mention is the response row's, as in its score; null keys the brand.
     const mentions = new Map<number | null, number | null>(competitorsOf.get(r.id));
     if (mentioned) mentions.set(null, r.rank);
@@ -142,8 +148,7 @@ export function runRows(
       tallies: new Map(),
     }));
     addToTallies(scope.tallies, { weight: w, mentions, domains }, true);
-    urls.forEach((url, i) => {
-      const domain = domains[i] as string;
+    for (const { url, domain } of cited) {
       const c = entry(citations, [r.prompt_id, r.methodology, url].join('\u0001'), () => ({
         ...dated,
         prompt_id: r.prompt_id,
@@ -153,7 +158,7 @@ export function runRows(
         citations: 0,
       }));
       c.citations += 1;
-    });
+    }
   }
 
   const rows: RunRows = {
@@ -233,8 +238,13 @@ export async function loadRuns(db: Db, orgId: number, runIds: readonly number[])
       seen.has(m.competitor_id) ? bestRank(seen.get(m.competitor_id) ?? null, m.rank) : m.rank,
     );
   }
-  const urlsOf = new Map<number, string[]>();
-  for (const c of citations) entry(urlsOf, c.response_id, () => []).push(c.url);
+  // A few sites make most citations: each URL's domain is worked out once.
+  const domainOf = new Map<string, string>();
+  const urlsOf = new Map<number, CitedUrl[]>();
+  for (const { response_id, url } of citations) {
+    const domain = entry(domainOf, url, () => registrableDomain(url));
+    entry(urlsOf, response_id, () => []).push({ url, domain });
+  }
   const runs: RawRun[] = headers.map((header) => ({ header, responses: byRun.get(header.id) ?? [] }));
   return { runs, competitorsOf, urlsOf };
 }

@@ -26,6 +26,10 @@ function columnsOf(rows: readonly Row[]): string[] {
 
 const quoted = (name: string) => `"${name}"`;
 
+// Full-size statements, kept by shape: the same string each time lets the statement cache find
+// it without hashing its tens of kilobytes again. Shorter last statements are built each time.
+const fullStatements = new Map<string, string>();
+
 function sqliteStatement(table: string, columns: readonly string[], rows: number, returning: string): string {
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   return `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${Array(rows).fill(tuple).join(', ')}${returning}`;
@@ -60,7 +64,13 @@ export async function insertRows<T extends keyof Database & string, R extends ke
     const chunk = rows.slice(i, i + perStatement);
     const parameters: unknown[] = [];
     for (const row of chunk) for (const column of columns) parameters.push(row[column] ?? null);
-    const statement = sqliteStatement(table, columns, chunk.length, back);
+    const full = chunk.length === perStatement;
+    const shape = `${table}(${columns.join()})${back}`;
+    let statement = full ? fullStatements.get(shape) : undefined;
+    if (statement === undefined) {
+      statement = sqliteStatement(table, columns, chunk.length, back);
+      if (full) fullStatements.set(shape, statement);
+    }
     out.push(...(await db.executeQuery<Record<R, unknown>>(CompiledQuery.raw(statement, parameters))).rows);
   }
   return out;
