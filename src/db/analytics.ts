@@ -104,7 +104,10 @@ function usableRows(
     ? inWindow(
         kind,
         signed(1),
-        sql`${inScope} and prompt_id <> ${sql.lit(ALL_PROMPTS)} and prompt_id not in (${ineligible})
+        // The eligible prompts by id, not "every prompt but the ineligible": an equality on
+        // prompt_id is what lets the index go on to the time range (a 1 M-answer brand's 7-day
+        // window read its whole history otherwise).
+        sql`${inScope} and prompt_id in (${promptsOf(db, scope, true)})
           and methodology = ${CURRENT_METHODOLOGY}`,
         cover,
       )
