@@ -83,3 +83,19 @@ export async function replaceDraft(
   if (onlyTemplate) update = update.where('generated_by_model', '=', '');
   return (await update.executeTakeFirst()).numUpdatedRows > 0n;
 }
+
+/** A person's review of a draft: `ready` to use, or `published` (then `publishedAt` is set). */
+export async function reviewArtifact(
+  db: Db,
+  orgId: number,
+  id: string,
+  status: 'ready' | 'published',
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('recommendation_artifacts')
+    .set({ status, published_at: status === 'published' ? at : null, updated_at: at })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -368,3 +368,14 @@ export async function overlappingRecommendations(
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Soft-deletes a recommendation: the API leaves it out, and its finding is free to come back. */
+export async function deleteRecommendation(db: Db, orgId: number, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('recommendations')
+    .set({ deleted_at: at, updated_at: at })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
