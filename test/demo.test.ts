@@ -698,6 +698,29 @@ describe('demo data', () => {
   });
 
   it('has recommendations in every status, a soft-deleted one, with artifacts and outcomes', async () => {
+    // All generated (a finding key each), drafted by the simulated engine, measured as of the anchor.
+    const written = await db.selectFrom('recommendations').select(['finding_key', 'org_id']).execute();
+    assert.ok(written.length > 0);
+    assert.deepEqual(
+      written.filter((r) => r.finding_key === ''),
+      [],
+    );
+    const drafts = await db
+      .selectFrom('recommendation_artifacts')
+      .select(['generated_by_model', 'generation_prompt_version'])
+      .execute();
+    assert.ok(drafts.length > 0);
+    for (const d of drafts) {
+      assert.equal(d.generated_by_model, 'simulated');
+      assert.match(d.generation_prompt_version, /^(content-brief@1|outreach-note@2)$/);
+    }
+    const measured = await db
+      .selectFrom('recommendation_outcomes')
+      .select('measured_at')
+      .where('is_measured', '=', 1)
+      .execute();
+    for (const o of measured) assert.equal(o.measured_at, new Date(ANCHOR).toISOString());
+
     const recs = await db.selectFrom('recommendations').selectAll().where('brand_id', '=', 9).execute();
     assert.deepEqual([...new Set(recs.map((r) => r.status))].sort(), [
       'dismissed',

@@ -40,19 +40,21 @@ const GAP: ContentGapEvidence = {
     { name: 'Pipedrive', answers: 2 },
   ],
 };
-// g2.com: cited in 4 of 5 answers naming competitors (80%), in 0 of 2 naming the brand (0%).
+// g2.com: 4 of the 10 citations (40%) in answers naming competitors (3 with HubSpot CRM, 1 with
+// Pipedrive), 0 of the 3 (0%) in answers naming the brand.
 const OUTREACH: CitationOutreachEvidence = {
   window: WINDOW,
   domain: 'g2.com',
-  competitorAnswers: 5,
-  competitorAnswersCiting: 4,
-  brandAnswers: 2,
-  brandAnswersCiting: 0,
+  competitorCitations: 4,
+  competitorCitationTotal: 10,
+  competitorShare: 0.4,
+  brandCitations: 0,
+  brandCitationTotal: 3,
+  brandShare: 0,
   competitors: [
-    { name: 'HubSpot CRM', answers: 4 },
-    { name: 'Pipedrive', answers: 1 },
+    { name: 'HubSpot CRM', citations: 3 },
+    { name: 'Pipedrive', citations: 1 },
   ],
-  urls: ['https://www.g2.com/categories/crm'],
 };
 // Globex's look-alike finding on the same question: its own brand, rival and figures (9 answers,
 // 7 naming Globex CRM), none of which may reach a prompt drafted for Acme.
@@ -133,7 +135,7 @@ From 2026-03-01 to 2026-03-31, answer engines named Acme CRM in 1 of 4 answers (
 ## Evidence to include
 [Dated figures, customer examples and independent reviews an answer engine can cite.]`;
 
-/** outreach-note-template.v1.md filled from OUTREACH, with no engine. */
+/** outreach-note-template.v2.md filled from OUTREACH, with no engine. */
 const NOTE_TEMPLATE = `${NO_ENGINE}
 
 Subject: Acme CRM for g2.com
@@ -146,7 +148,7 @@ Best regards,
 [Name], Acme CRM (https://www.acme.example)
 
 ---
-Why this note: from 2026-03-01 to 2026-03-31, answer engines cited g2.com in 4 of 5 answers (80%) that named competitors, and in 0 of 2 answers (0%) that named Acme CRM. Competitors named in the answers citing it: HubSpot CRM (in 4), Pipedrive (in 1). Pages of g2.com they cited: https://www.g2.com/categories/crm.`;
+Why this note: from 2026-03-01 to 2026-03-31, g2.com had 4 of 10 citations (40%) in the answers of answer engines that named competitors, and 0 of 3 citations (0%) in those that named Acme CRM. Competitors in whose answers it was cited: HubSpot CRM (3 citations), Pipedrive (1 citation).`;
 
 let ctx: TestContext;
 let db: Db;
@@ -255,11 +257,11 @@ describe('the simulated engine drafts', () => {
 
   it('an outreach note to the cited domain', async () => {
     const r = await rec(acme, 2, 'citation_outreach', OUTREACH);
-    assert.equal((await draftArtifacts(db, r, simulated, AT))[0]?.generationPromptVersion, 'outreach-note@1');
+    assert.equal((await draftArtifacts(db, r, simulated, AT))[0]?.generationPromptVersion, 'outreach-note@2');
     const [row] = await artifactsOf(2);
     assert.equal(row?.body, SIMULATED_NOTE);
     assert.equal(row?.title, 'Outreach note to g2.com');
-    assert.equal(row?.target_url, 'https://www.g2.com/categories/crm');
+    assert.equal(row?.target_url, 'https://g2.com/');
     assert.equal(row?.artifact_type, 'outreach_note');
   });
 
@@ -311,7 +313,7 @@ describe('without an engine the artifact is the template', () => {
     await draftArtifacts(db, r, null, AT);
     const [row] = await artifactsOf(11);
     assert.equal(row?.body, NOTE_TEMPLATE);
-    assert.equal(row?.generation_prompt_version, 'outreach-note-template@1');
+    assert.equal(row?.generation_prompt_version, 'outreach-note-template@2');
   });
 
   it('evidence without the figures a draft needs is refused, and nothing is written', async () => {
@@ -428,10 +430,10 @@ describe('the API list', () => {
         artifactType: 'outreach_note',
         title: 'Outreach note to g2.com',
         body: SIMULATED_NOTE,
-        targetUrl: 'https://www.g2.com/categories/crm',
+        targetUrl: 'https://g2.com/',
         status: 'draft',
         generatedByModel: 'simulated',
-        generationPromptVersion: 'outreach-note@1',
+        generationPromptVersion: 'outreach-note@2',
         publishedAt: null,
         createdAt: AT.toISOString(),
         updatedAt: AT.toISOString(),
@@ -450,7 +452,7 @@ describe('sightline recommendations draft', () => {
     const id = artifactId(uuid(40), 'outreach_note');
     assert.equal(
       run.stdout,
-      `Drafted the outreach_note of recommendation ${uuid(40)} by simulated (outreach-note@1).\n${id}\n`,
+      `Drafted the outreach_note of recommendation ${uuid(40)} by simulated (outreach-note@2).\n${id}\n`,
     );
     assert.equal((await artifactsOf(40))[0]?.body, SIMULATED_NOTE);
   });
@@ -459,7 +461,7 @@ describe('sightline recommendations draft', () => {
     await rec(acme, 41, 'citation_outreach', OUTREACH);
     const run = await cli('recommendations', 'draft', uuid(41));
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /from the template \(outreach-note-template@1\)/);
+    assert.match(run.stdout, /from the template \(outreach-note-template@2\)/);
     assert.equal((await artifactsOf(41))[0]?.body, NOTE_TEMPLATE);
   });
 

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Selectable } from 'kysely';
+import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/connect.ts';
 import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
 import { countRecommendations } from '../src/db/recommendations.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
 import { readDraftEvidence } from '../src/domain/recommendation-evidence.ts';
+import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { runAsks } from '../src/monitoring/runner.ts';
 import { afterRunPublished, publicationFollowUp } from '../src/recommendations/after-publish.ts';
+import { artifactId, draftArtifacts } from '../src/recommendations/artifacts.ts';
 import { generateRecommendations } from '../src/recommendations/generate.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { type Answer, BrandFixture, insertOrg, times } from './support/fixtures.ts';
@@ -35,6 +38,10 @@ const AT = new Date('2026-03-01T12:00:00.000Z');
 const NOW_RUN = '2026-02-20T10:00:00.000Z';
 const BEFORE_RUN = '2026-01-15T10:00:00.000Z';
 const WINDOW = { start: '2026-01-30T12:00:00.000Z', end: '2026-03-01T12:00:00.000Z' };
+const LATER = new Date('2026-03-02T12:00:00.000Z');
+
+/** The simulated engine, the drafter of the demo and the tests. */
+const simulated = () => createEngines(loadConfig({}).engines).get('simulated') as Engine;
 
 let ctx: TestContext;
 let db: Db;
@@ -214,11 +221,45 @@ describe('citation_outreach', () => {
       brandCitations: 0,
       brandCitationTotal: 2,
       brandShare: 0,
+      // All three g2.com citations are in answers naming Rival.
+      competitors: [{ name: 'Rival', citations: 3 }],
     });
     assert.equal(
       row?.why,
       'In the 30 days to 2026-03-01, g2.com had 3 of the 4 citations (75%) in answers naming a competitor, ' +
         'but 0 of 2 (0%) in answers naming Acme.',
+    );
+  });
+
+  it('is drafted from its evidence: by the simulated engine, or from the template', async () => {
+    const s = await acme();
+    await history(s, false);
+    // P1 is a content gap as well; the outreach is the other new recommendation.
+    const created = (await generate(s)).created.find((r) => r.rec_type === 'citation_outreach');
+    assert.ok(created);
+    const [template] = await draftArtifacts(db, created, null, AT);
+    const [note] = await db
+      .selectFrom('recommendation_artifacts')
+      .selectAll()
+      .where('recommendation_id', '=', created.id)
+      .execute();
+    assert.deepEqual(
+      [template?.generationPromptVersion, note?.title, note?.target_url],
+      ['outreach-note-template@2', 'Outreach note to g2.com', 'https://g2.com/'],
+    );
+    // The figures of the evidence above, in the template's words (outreach-note-template.v2.md).
+    assert.ok(
+      note?.body.endsWith(
+        'Why this note: from 2026-01-30 to 2026-03-01, g2.com had 3 of 4 citations (75%) in the answers of ' +
+          'answer engines that named competitors, and 0 of 2 citations (0%) in those that named Acme. ' +
+          'Competitors in whose answers it was cited: Rival (3 citations).',
+      ),
+      note?.body,
+    );
+    const [engine] = await draftArtifacts(db, created, simulated(), LATER);
+    assert.deepEqual(
+      [engine?.action, engine?.generatedByModel, engine?.generationPromptVersion],
+      ['updated', 'simulated', 'outreach-note@2'],
     );
   });
 
@@ -513,11 +554,25 @@ describe('tenancy', () => {
 });
 
 describe('after a run is published', () => {
+  it('the drafting engine writes the new content gap’s brief; a second publication asks nothing', async () => {
+    const s = await gapBrand();
+    const engine = simulated();
+    const scope = { orgId, brandId: s.b.brandId, runId: 1 };
+    const done = await afterRunPublished(db, scope, AT, engine, memoryLog());
+    const [gap] = await ofType(s, 'content_gap');
+    assert.deepEqual(
+      done?.drafted.map((d) => [d.artifactId, d.action, d.generatedByModel, d.generationPromptVersion]),
+      [[artifactId(gap?.id ?? '', 'content_brief'), 'created', 'simulated', 'content-brief@1']],
+    );
+    // The finding is kept, not new: nothing to draft.
+    assert.deepEqual((await afterRunPublished(db, scope, LATER, engine, memoryLog()))?.drafted, []);
+  });
+
   it('a monitoring run that publishes itself regenerates the brand’s recommendations', async () => {
     const brand = await monitoredBrand(db, orgId, 2);
     const test = askDeps(db, {});
     // The follow-up `sightline monitor run` and the worker pass (cli/commands/monitor.ts askDeps).
-    const deps = { ...test, afterPublish: publicationFollowUp(db, test.clock, test.log) };
+    const deps = { ...test, afterPublish: publicationFollowUp(db, test.clock, null, test.log) };
     const monitoring = await findBrandMonitoring(db, orgId, brand.brandId);
     assert.ok(monitoring);
     const [planned] = await planRuns(
@@ -541,15 +596,20 @@ describe('after a run is published', () => {
     );
   });
 
-  it('generates, and a failure is logged without throwing', async () => {
+  it('generates and drafts the new content gap’s brief (a template without an engine), and a failure is logged without throwing', async () => {
     const s = await gapBrand();
     const log = memoryLog();
-    const done = await afterRunPublished(db, { orgId, brandId: s.b.brandId, runId: 1 }, AT, log);
+    const done = await afterRunPublished(db, { orgId, brandId: s.b.brandId, runId: 1 }, AT, null, log);
     assert.equal(done?.generation.created.length, 1);
+    assert.deepEqual(
+      done?.drafted.map((d) => [d.artifactType, d.action, d.generatedByModel, d.generationPromptVersion]),
+      [['content_brief', 'created', '', 'content-brief-template@1']],
+    );
     assert.equal(log.lines[0]?.fields.event, 'recommendations_generated');
+    assert.equal(log.lines[0]?.fields.drafted, 1);
 
     const failing = memoryLog();
-    assert.equal(await afterRunPublished(db, { orgId, brandId: 999_999, runId: 2 }, AT, failing), null);
+    assert.equal(await afterRunPublished(db, { orgId, brandId: 999_999, runId: 2 }, AT, null, failing), null);
     assert.deepEqual(
       failing.lines.map((l) => [l.level, l.fields.event, l.message]),
       [['error', 'recommendations_failed', 'run 2 is published, but its recommendations were not generated']],

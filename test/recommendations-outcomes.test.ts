@@ -5,7 +5,7 @@ import { generateRecommendations } from '../src/recommendations/generate.ts';
 import { changeStatus } from '../src/recommendations/lifecycle.ts';
 import { measureOutcomes } from '../src/recommendations/outcomes.ts';
 import { appWithClock } from './support/analytics.ts';
-import { runCli } from './support/cli.ts';
+import { runCli, runCliWith } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import {
   type Answer,
@@ -236,8 +236,12 @@ describe('sightline recommendations (CLI)', () => {
     await s.b.run({ category: s.category, finishedAt, answers: s.answers(0) });
   });
 
-  it('generate prints the ids of new recommendations, one per line; again, none', async () => {
-    const first = await cli('recommendations', 'generate', '--org', 'acme', '--brand', String(brandId));
+  it('generate prints the ids of new recommendations, one per line, drafting their artifacts; again, none', async () => {
+    const first = await runCliWith(
+      ctx.config.databaseUrl,
+      { SIGHTLINE_DRAFT_ENGINE: 'simulated' },
+      ...['recommendations', 'generate', '--org', 'acme', '--brand', String(brandId)],
+    );
     assert.equal(first.status, 0, first.stderr);
     ids = first.stdout.trim().split('\n');
     const stored = await db
@@ -248,6 +252,30 @@ describe('sightline recommendations (CLI)', () => {
     assert.deepEqual(
       ids,
       stored.map((r) => r.id),
+    );
+    // The new content gap's brief, by the drafting engine the environment names.
+    const drafted = await db
+      .selectFrom('recommendation_artifacts')
+      .select([
+        'recommendation_id',
+        'artifact_type',
+        'title',
+        'generated_by_model',
+        'generation_prompt_version',
+      ])
+      .where('recommendation_id', 'in', ids)
+      .execute();
+    assert.deepEqual(
+      drafted.map((row) => ({ ...row })),
+      [
+        {
+          recommendation_id: ids[0],
+          artifact_type: 'content_brief',
+          title: 'Content brief: Best tool?',
+          generated_by_model: 'simulated',
+          generation_prompt_version: 'content-brief@1',
+        },
+      ],
     );
     const again = await cli('recommendations', 'generate', '--org', 'acme', '--brand', String(brandId));
     assert.deepEqual([again.status, again.stdout], [0, '']);

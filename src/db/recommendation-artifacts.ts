@@ -1,20 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './connect.ts';
-import type { RecommendationArtifactsTable, RecommendationsTable } from './types.ts';
+import type { RecommendationArtifactsTable } from './types.ts';
 
 // The drafted artifacts of a recommendation. A drafted artifact's id is fixed by its
 // recommendation and type, so two drafters racing write one row: the second insert finds the key
 // taken and does nothing.
 
 export type ArtifactRow = Selectable<RecommendationArtifactsTable>;
-
-/** A recommendation named by its id alone: the operator's command line, across organizations. */
-export function findRecommendation(
-  db: Db,
-  id: string,
-): Promise<Selectable<RecommendationsTable> | undefined> {
-  return db.selectFrom('recommendations').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 export function findArtifact(db: Db, orgId: number, id: string): Promise<ArtifactRow | undefined> {
   return db
@@ -90,4 +82,20 @@ export async function replaceDraft(
     .where('status', '=', 'draft');
   if (onlyTemplate) update = update.where('generated_by_model', '=', '');
   return (await update.executeTakeFirst()).numUpdatedRows > 0n;
+}
+
+/** A person's review of a draft: `ready` to use, or `published` (then `publishedAt` is set). */
+export async function reviewArtifact(
+  db: Db,
+  orgId: number,
+  id: string,
+  status: 'ready' | 'published',
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('recommendation_artifacts')
+    .set({ status, published_at: status === 'published' ? at : null, updated_at: at })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }

@@ -217,18 +217,22 @@ export async function supersedeFindings(
     .execute();
 }
 
+/**
+ * A recommendation that is not deleted, in the organization; `null` looks across organizations,
+ * for an operator's command that names a recommendation by its id alone (`recommendations draft`).
+ */
 export async function findRecommendation(
   db: Db,
-  orgId: number,
+  orgId: number | null,
   id: string,
 ): Promise<Selectable<RecommendationsTable> | undefined> {
-  return db
+  let query = db
     .selectFrom('recommendations')
     .selectAll()
-    .where('org_id', '=', orgId)
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null);
+  if (orgId !== null) query = query.where('org_id', '=', orgId);
+  return query.executeTakeFirst();
 }
 
 /** Moves a recommendation from one of `from` to a new state; false when it was not in one of them. */
@@ -363,4 +367,15 @@ export async function overlappingRecommendations(
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Soft-deletes a recommendation: the API leaves it out, and its finding is free to come back. */
+export async function deleteRecommendation(db: Db, orgId: number, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('recommendations')
+    .set({ deleted_at: at, updated_at: at })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

@@ -7,9 +7,10 @@ import { type BrandSpec, ORGS } from './catalog.ts';
 import { brandHistory, type HistoryRun } from './history.ts';
 import { type DemoManifest, findDemoManifest } from './manifest.ts';
 import { Prng } from './prng.ts';
+import { writeRecommendations } from './recommendations.ts';
 import { anchorOf } from './timeline.ts';
 import { writeCatalog } from './write-catalog.ts';
-import { writeRecommendations, writeReports } from './write-reports.ts';
+import { writeReports } from './write-reports.ts';
 import { writeBrandHistory } from './write-runs.ts';
 
 export type { DemoManifest } from './manifest.ts';
@@ -65,7 +66,7 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
     for (const [index, brand] of ids.brands.entries()) {
       await writeBrandHistory(trx, brand, historyOf(brand.spec, index, anchor), new Date(anchor));
     }
-    // Recommendations first: generated reports list the open ones.
+    // Recommendations (generated over the history just written) first: reports list the open ones.
     await writeRecommendations(trx, ids, anchor, prng.derive('recommendations'));
     await writeReports(trx, ids, anchor, prng.derive('reports'));
   });

@@ -29,8 +29,8 @@ export interface DraftSubject {
 }
 
 /** "3 of 4 answers (75%)"; without a percentage when there is nothing to divide by. */
-export function share(part: number, whole: number): string {
-  const of = `${part} of ${whole} answers`;
+export function share(part: number, whole: number, unit = 'answers'): string {
+  const of = `${part} of ${whole} ${unit}`;
   return whole === 0 ? of : `${of} (${Math.round((100 * part) / whole)}%)`;
 }
 
@@ -47,16 +47,17 @@ function common(brand: DraftBrand, evidence: ContentGapEvidence | CitationOutrea
       evidence.competitors.length === 0
         ? 'the alternatives'
         : names.format(evidence.competitors.map((c) => c.name)),
-    competitorList:
-      evidence.competitors.length === 0
-        ? 'none'
-        : evidence.competitors.map((c) => `${c.name} (in ${c.answers})`).join(', '),
   };
 }
+
+/** "HubSpot CRM (in 3), Pipedrive (in 2)": each competitor with its count, or "none". */
+const listed = (counts: { name: string; count: string }[]) =>
+  counts.length === 0 ? 'none' : counts.map((c) => `${c.name} (${c.count})`).join(', ');
 
 function contentGapValues(brand: DraftBrand, e: ContentGapEvidence): Record<string, string> {
   return {
     ...common(brand, e),
+    competitorList: listed(e.competitors.map((c) => ({ name: c.name, count: `in ${c.answers}` }))),
     promptText: e.promptText,
     brandShare: share(e.brandAnswers, e.answers),
     usualRate:
@@ -69,10 +70,15 @@ function contentGapValues(brand: DraftBrand, e: ContentGapEvidence): Record<stri
 function outreachValues(brand: DraftBrand, e: CitationOutreachEvidence): Record<string, string> {
   return {
     ...common(brand, e),
+    competitorList: listed(
+      e.competitors.map((c) => ({
+        name: c.name,
+        count: `${c.citations} citation${c.citations === 1 ? '' : 's'}`,
+      })),
+    ),
     domain: e.domain,
-    competitorShare: share(e.competitorAnswersCiting, e.competitorAnswers),
-    brandShare: share(e.brandAnswersCiting, e.brandAnswers),
-    urlList: e.urls.length === 0 ? 'none recorded' : e.urls.join(', '),
+    competitorShare: share(e.competitorCitations, e.competitorCitationTotal, 'citations'),
+    brandShare: share(e.brandCitations, e.brandCitationTotal, 'citations'),
   };
 }
 
@@ -92,13 +98,17 @@ export function draftSubject(brand: DraftBrand, draft: DraftEvidence): DraftSubj
   };
 }
 
-/** The artifact's title and target URL (a content brief's page does not exist yet: none). */
+/**
+ * The artifact's title and target URL: a content brief's page does not exist yet (none); an
+ * outreach note goes to the domain's home page (the aggregates keep which domains answers naming
+ * a competitor cite, not which of their pages).
+ */
 export function draftHeading(draft: DraftEvidence): { title: string; targetUrl: string } {
   if (draft.recType === 'content_gap') {
     return { title: `Content brief: ${draft.evidence.promptText}`, targetUrl: '' };
   }
-  const { domain, urls } = draft.evidence;
-  return { title: `Outreach note to ${domain}`, targetUrl: urls[0] ?? `https://${domain}/` };
+  const { domain } = draft.evidence;
+  return { title: `Outreach note to ${domain}`, targetUrl: `https://${domain}/` };
 }
 
 /**

@@ -1,7 +1,8 @@
 // What a recommendation's `evidence` column (a JSON object) holds for the two types that carry a
-// drafted artifact. The generator writes it; the artifact drafter reads these fields and nothing
-// else of the organization's data, so a rationale and its draft quote the same numbers
-// (docs/recommendations.md, "Artifacts"). Fields beyond these are allowed and ignored here.
+// drafted artifact: one type for both sides. The generator (domain/recommendations/rules.ts)
+// writes it; the artifact drafter reads these fields and nothing else of the organization's data,
+// so a rationale and its draft quote the same numbers (docs/recommendations.md, "Artifacts").
+// Fields beyond these (a content gap's rates, say) are allowed and ignored here.
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { InvalidInput } from './catalog.ts';
@@ -29,20 +30,27 @@ export const ContentGapEvidenceSchema = Type.Object({
   competitors: Type.Array(CompetitorCount),
 });
 
+/** A share (0–1) as the generator rounds it: four decimals. */
+const Share = Type.Number({ minimum: 0, maximum: 1 });
+
+/**
+ * The analytics keep citations per named entity, not per answer, so an outreach finding counts
+ * citations: those of the domain and all of them, in the answers naming a competitor (counted
+ * once per competitor named, as the share-of-voice sourceBreakdown counts them) and in the answers
+ * naming the brand.
+ */
 export const CitationOutreachEvidenceSchema = Type.Object({
   window: EvidenceWindow,
   /** The cited registrable domain (`www.` dropped), as the sources block shows it. */
   domain: Type.String({ minLength: 1 }),
-  /** Usable answers naming a competitor, and how many of those cite the domain. */
-  competitorAnswers: Count,
-  competitorAnswersCiting: Count,
-  /** Usable answers naming the brand, and how many of those cite the domain. */
-  brandAnswers: Count,
-  brandAnswersCiting: Count,
-  /** Competitors named in the answers citing the domain, most often named first. */
-  competitors: Type.Array(CompetitorCount),
-  /** The domain's cited pages, most cited first. */
-  urls: Type.Array(Type.String({ minLength: 1 })),
+  competitorCitations: Count,
+  competitorCitationTotal: Count,
+  competitorShare: Share,
+  brandCitations: Count,
+  brandCitationTotal: Count,
+  brandShare: Share,
+  /** The competitors in whose answers the domain is cited, and its citations there, most first. */
+  competitors: Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), citations: Count })),
 });
 
 export type ContentGapEvidence = Static<typeof ContentGapEvidenceSchema>;

@@ -1,25 +1,29 @@
 import type { Db } from '../db/connect.ts';
+import type { MonitorLog } from '../monitoring/asks.ts';
+import type { Engine } from '../monitoring/engines/index.ts';
+import { type DraftOutcome, draftCreated } from './artifacts.ts';
 import { type Generation, generateRecommendations } from './generate.ts';
 import { type MeasuredOutcome, measureOutcomes } from './outcomes.ts';
 
 // What follows a run's publication: the brand's recommendations are regenerated from the analytics
-// that now include it, and the organization's due outcomes are measured. A failure here is logged
-// and swallowed: the run is published and stays published whatever happens to its follow-up, and
-// the next publication (or `sightline recommendations generate|measure`) catches up.
+// that now include it, the new ones' artifacts drafted (by the drafting engine, or from the
+// template when there is none), and the organization's due outcomes are measured. A failure here
+// is logged and swallowed: the run is published and stays published whatever happens to its
+// follow-up, and the next publication (or `sightline recommendations generate|draft|measure`)
+// catches up.
 
-export interface FollowUpLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
-}
+export type FollowUpLog = MonitorLog;
 
 export async function afterRunPublished(
   db: Db,
   scope: { orgId: number; brandId: number; runId: number },
   at: Date,
+  drafter: Engine | null,
   log: FollowUpLog,
-): Promise<{ generation: Generation; measured: MeasuredOutcome[] } | null> {
+): Promise<{ generation: Generation; drafted: DraftOutcome[]; measured: MeasuredOutcome[] } | null> {
   try {
     const generation = await generateRecommendations(db, scope, at);
+    const drafted = await draftCreated(db, generation, drafter, at, log);
     const measured = await measureOutcomes(db, { orgId: scope.orgId, at });
     log.info(
       {
@@ -28,11 +32,12 @@ export async function afterRunPublished(
         created: generation.created.length,
         kept: generation.kept.length,
         superseded: generation.superseded.length,
+        drafted: drafted.length,
         measured: measured.length,
       },
-      `run ${scope.runId}: ${generation.created.length} new recommendation(s), ${generation.superseded.length} superseded, ${measured.length} outcome(s) measured`,
+      `run ${scope.runId}: ${generation.created.length} new recommendation(s), ${generation.superseded.length} superseded, ${drafted.length} artifact(s) drafted, ${measured.length} outcome(s) measured`,
     );
-    return { generation, measured };
+    return { generation, drafted, measured };
   } catch (error) {
     log.error(
       {
@@ -47,8 +52,8 @@ export async function afterRunPublished(
 }
 
 /** The follow-up a monitoring run calls once it has published itself (`AskDeps.afterPublish`). */
-export function publicationFollowUp(db: Db, clock: () => Date, log: FollowUpLog) {
+export function publicationFollowUp(db: Db, clock: () => Date, drafter: Engine | null, log: FollowUpLog) {
   return async (run: { orgId: number; brandId: number; runId: number }): Promise<void> => {
-    await afterRunPublished(db, run, clock(), log);
+    await afterRunPublished(db, run, clock(), drafter, log);
   };
 }

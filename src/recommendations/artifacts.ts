@@ -30,6 +30,7 @@ import { readDraftEvidence } from '../domain/recommendation-evidence.ts';
 import { budgetMonth } from '../domain/schedule.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
 import type { AskResult, Engine, EngineName } from '../monitoring/engines/index.ts';
+import type { Generation } from './generate.ts';
 import { DRAFT_TEXTS } from './prompts.ts';
 
 /** The columns of a recommendation a draft reads: its identity, its brand and its evidence. */
@@ -253,4 +254,22 @@ export async function draftArtifacts(
   const current = await findArtifact(db, orgId, id);
   if (!current) throw new Error(`artifact ${id} vanished while it was drafted`);
   return [outcome('kept', current, engineFailure)];
+}
+
+/**
+ * The artifacts of a generation's new recommendations, one after the other (an engine's limits
+ * pace them): those it kept have theirs already, and only content gaps and outreach get one.
+ */
+export async function draftCreated(
+  db: Db,
+  generation: Pick<Generation, 'created'>,
+  engine: Engine | null,
+  at: Date,
+  log?: MonitorLog,
+): Promise<DraftOutcome[]> {
+  const drafted: DraftOutcome[] = [];
+  for (const recommendation of generation.created) {
+    drafted.push(...(await draftArtifacts(db, recommendation, engine, at, { log })));
+  }
+  return drafted;
 }

@@ -73,11 +73,21 @@ function columnsOf(f: Finding) {
   };
 }
 
+export interface GenerationOptions {
+  /**
+   * Ids of new recommendations: random UUIDs unless given (the demo passes its seeded stream, so
+   * the same seeding day writes the same ids).
+   */
+  newId?: () => string;
+}
+
 export async function generateRecommendations(
   db: Db,
   scope: { orgId: number; brandId: number },
   at: Date,
+  options: GenerationOptions = {},
 ): Promise<Generation> {
+  const newId = options.newId ?? randomUUID;
   const { orgId, brandId } = scope;
   const subject = await findRecommendationSubject(db, orgId, brandId);
   if (!subject) throw new NotFound();
@@ -96,7 +106,7 @@ export async function generateRecommendations(
   });
   const now = at.toISOString();
 
-  return db.transaction().execute(async (trx) => {
+  const work = async (trx: Db): Promise<Generation> => {
     await lockBrandRecommendations(trx, orgId, brandId);
     const live = new Map((await liveFindings(trx, orgId, brandId)).map((r) => [r.finding_key, r]));
     const generation: Generation = { created: [], kept: [], superseded: [] };
@@ -111,7 +121,7 @@ export async function generateRecommendations(
         if (changed) await refreshFinding(trx, orgId, existing.id, { ...columns, updated_at: now });
         continue;
       }
-      const id = randomUUID();
+      const id = newId();
       const inserted = await insertFinding(trx, {
         id,
         org_id: orgId,
@@ -146,5 +156,7 @@ export async function generateRecommendations(
     );
     generation.superseded = stale.map((r) => r.id);
     return generation;
-  });
+  };
+  // Inside a caller's transaction (the demo's seeding) it is part of that one.
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

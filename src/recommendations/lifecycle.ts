@@ -72,7 +72,7 @@ export async function changeStatus(
   orgId: number,
   id: string,
   action: Action,
-  options: { at: Date; now: Date; reason?: string },
+  options: { at: Date; now: Date; reason?: string; newId?: () => string },
 ): Promise<Change> {
   const rec = await findRecommendation(db, orgId, id);
   if (!rec) throw new LifecycleError(`recommendation ${id} does not exist in this organization`);
@@ -97,7 +97,7 @@ export async function changeStatus(
       ? await baselineOf(db, rec, options.at, options.now)
       : null;
 
-  await db.transaction().execute(async (trx) => {
+  const work = async (trx: Db) => {
     const moved = await transitionRecommendation(trx, orgId, id, rule.from, {
       status: rule.to,
       ...stamps,
@@ -108,7 +108,7 @@ export async function changeStatus(
     if (baseline) {
       const { baseline: before, current } = baseline.windows;
       await insertOutcome(trx, {
-        id: randomUUID(),
+        id: (options.newId ?? randomUUID)(),
         org_id: orgId,
         recommendation_id: id,
         metric_name: baseline.metricName,
@@ -125,7 +125,9 @@ export async function changeStatus(
         current_sample_size: 0,
       });
     }
-  });
+  };
+  // Inside a caller's transaction (the demo's seeding) it is part of that one.
+  await (db.isTransaction ? work(db) : db.transaction().execute(work));
   return {
     id,
     status: rule.to,

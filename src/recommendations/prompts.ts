@@ -26,7 +26,7 @@ export const DRAFT_TEXTS: Record<ArtifactType, { prompt: VersionedText; template
     template: load('content-brief-template.v1.md'),
   },
   outreach_note: {
-    prompt: load('outreach-note.v1.md'),
-    template: load('outreach-note-template.v1.md'),
+    prompt: load('outreach-note.v2.md'),
+    template: load('outreach-note-template.v2.md'),
   },
 };

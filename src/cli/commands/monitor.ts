@@ -35,6 +35,7 @@ import { runAsks } from '../../monitoring/runner.ts';
 import { describeMonitoring, MAX_SAMPLES } from '../../monitoring/settings.ts';
 import { logPlanned } from '../../monitoring/worker.ts';
 import { publicationFollowUp } from '../../recommendations/after-publish.ts';
+import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
 import { formatTable, print } from './support.ts';
@@ -87,7 +88,7 @@ export function askDeps(db: Db, engines: AskDeps['engines'], config: Config, log
     leaseMs: config.monitor.leaseMs,
     clock,
     log,
-    afterPublish: publicationFollowUp(db, clock, log),
+    afterPublish: publicationFollowUp(db, clock, draftEngine(config.engines, engines), log),
   };
 }
 

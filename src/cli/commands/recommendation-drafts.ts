@@ -1,14 +1,20 @@
 // `sightline recommendations draft ID [--engine E]`: draft a recommendation's artifact again, with
 // the configured drafting engine, the one named, or (with neither) from the template.
 import { type Command, Option } from 'commander';
-import { ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
-import { findRecommendation } from '../../db/recommendation-artifacts.ts';
+import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
+import { findRecommendation } from '../../db/recommendations.ts';
 import { InvalidInput } from '../../domain/catalog.ts';
+import type { MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type Engine } from '../../monitoring/engines/index.ts';
-import { type DraftOutcome, draftArtifacts } from '../../recommendations/artifacts.ts';
+import { type DraftOutcome, draftArtifacts, draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { monitorLogger } from './monitor.ts';
 import { print, withDatabase } from './support.ts';
+
+/** The engine SIGHTLINE_DRAFT_ENGINE names, for the commands that draft new recommendations' artifacts. */
+export function configuredDrafter(config: Config, log: MonitorLog): Engine | null {
+  return draftEngine(config.engines, createEngines(config.engines, { logger: log }));
+}
 
 function describe(recommendationId: string, o: DraftOutcome): string {
   const by = o.generatedByModel ? `by ${o.generatedByModel}` : 'from the template';
@@ -27,9 +33,8 @@ async function draft(id: string, options: { engine?: EngineName }): Promise<void
       throw new UsageError(`engine ${name} is not configured: set ${config.engines.engines[name].needs}`);
   }
   const outcomes = await withDatabase(async (db) => {
-    const recommendation = await findRecommendation(db, id);
-    if (!recommendation || recommendation.deleted_at !== null)
-      throw new Error(`recommendation ${id} does not exist`);
+    const recommendation = await findRecommendation(db, null, id);
+    if (!recommendation) throw new Error(`recommendation ${id} does not exist`);
     if (recommendation.superseded_at !== null || recommendation.status === 'superseded')
       throw new Error(`recommendation ${id} is superseded: draft its successor instead`);
     let drafted: DraftOutcome[];

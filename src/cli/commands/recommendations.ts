@@ -1,13 +1,17 @@
 // `sightline recommendations generate|list|start|implement|dismiss|measure`: the operator's hand on
 // the recommendations the API lists (docs/recommendations.md). The API stays read-only.
 import { type Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../../config.ts';
 import { requireBrand, requireOrganization } from '../../db/catalog/refs.ts';
 import { countRecommendations, recommendationsPage } from '../../db/recommendations.ts';
 import type { Ref } from '../../domain/catalog.ts';
+import { draftCreated } from '../../recommendations/artifacts.ts';
 import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
+import { monitorLogger } from './monitor.ts';
+import { configuredDrafter } from './recommendation-drafts.ts';
 import { formatTable, print, withDatabase } from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,14 +57,24 @@ export function register(program: Command): void {
 
   recs
     .command('generate')
-    .description('Run the rules over the brand’s last 30 days; prints the ids of new recommendations.')
+    .description(
+      'Run the rules over the brand’s last 30 days and draft the new ones’ artifacts; prints the ids of new recommendations.',
+    )
     .requiredOption('--org <slug>', 'organization')
     .requiredOption('--brand <brand>', 'brand id or key', parseRefOption)
     .option('--at <iso>', 'as of this moment instead of now', parseAt)
     .action(async (options: { org: string; brand: Ref; at?: Date }) => {
+      const config = loadConfig();
+      const log = monitorLogger(config.logLevel, 2);
+      const drafter = configuredDrafter(config, log);
       const generation = await withOrganization(options.org, async (db, org) => {
         const brand = await requireBrand(db, org.id, options.brand, org.slug);
-        return generateRecommendations(db, { orgId: org.id, brandId: brand.id }, options.at ?? new Date());
+        const at = options.at ?? new Date();
+        const generated = await generateRecommendations(db, { orgId: org.id, brandId: brand.id }, at);
+        // Generated first, then drafted: a draft that fails leaves the recommendations, and
+        // `recommendations draft ID` (or the next generation's new findings) carries on.
+        await draftCreated(db, generated, drafter, at, log);
+        return generated;
       });
       for (const rec of generation.created) print(rec.id);
     });

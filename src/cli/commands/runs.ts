@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
 import { requireOrganization } from '../../db/catalog/refs.ts';
 import { findRunId, findRunOrganization } from '../../db/run-writes.ts';
 import type { Ref } from '../../domain/catalog.ts';
@@ -21,6 +22,8 @@ import { setRunPublished } from '../../ingest/runs.ts';
 import { afterRunPublished } from '../../recommendations/after-publish.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption } from '../operator.ts';
+import { monitorLogger } from './monitor.ts';
+import { configuredDrafter } from './recommendation-drafts.ts';
 import { print, withDatabase } from './support.ts';
 
 /** The input as a file that can be read twice: `-` (stdin) is copied to a temporary file first. */
@@ -120,9 +123,14 @@ async function publishCommand(ref: Ref, options: { org?: string }, publish: bool
     const now = new Date();
     const published = await setRunPublished(db, orgId, runId, publish ? now.toISOString() : null);
     if (publish && published.changed) {
-      await afterRunPublished(db, { orgId, brandId: published.brandId, runId }, now, {
+      const config = loadConfig();
+      const drafter = configuredDrafter(config, monitorLogger(config.logLevel, 2));
+      const warn = (_fields: unknown, message: string) =>
+        process.stderr.write(`sightline: warning: ${message}\n`);
+      await afterRunPublished(db, { orgId, brandId: published.brandId, runId }, now, drafter, {
         info() {},
-        error: (_fields, message) => process.stderr.write(`sightline: warning: ${message}\n`),
+        warn,
+        error: warn,
       });
     }
     return published;

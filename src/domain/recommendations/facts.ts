@@ -47,6 +47,8 @@ export interface DomainFacts {
   /** Counted once per competitor named: an answer naming two counts its citations twice. */
   competitors: Map<string, number>;
   competitorTotal: number;
+  /** The same competitor citations per domain, kept apart per competitor (canonical key). */
+  byCompetitor: Map<string, Map<string, number>>;
 }
 
 export interface SideFacts {
@@ -155,14 +157,24 @@ function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefin
 }
 
 function domainFacts(domains: readonly MentionDomain[], keyOf: (id: number) => string | undefined) {
-  const facts: DomainFacts = { brand: new Map(), brandTotal: 0, competitors: new Map(), competitorTotal: 0 };
+  const facts: DomainFacts = {
+    brand: new Map(),
+    brandTotal: 0,
+    competitors: new Map(),
+    competitorTotal: 0,
+    byCompetitor: new Map(),
+  };
   for (const d of domains) {
+    const key = d.competitorId === null ? undefined : keyOf(d.competitorId);
     if (d.competitorId === null) {
       facts.brand.set(d.domain, (facts.brand.get(d.domain) ?? 0) + d.citations);
       facts.brandTotal += d.citations;
-    } else if (keyOf(d.competitorId) !== undefined) {
+    } else if (key !== undefined) {
       facts.competitors.set(d.domain, (facts.competitors.get(d.domain) ?? 0) + d.citations);
       facts.competitorTotal += d.citations;
+      const perCompetitor = facts.byCompetitor.get(d.domain) ?? new Map<string, number>();
+      perCompetitor.set(key, (perCompetitor.get(key) ?? 0) + d.citations);
+      facts.byCompetitor.set(d.domain, perCompetitor);
     }
   }
   return facts;

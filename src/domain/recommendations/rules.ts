@@ -1,3 +1,4 @@
+import type { CitationOutreachEvidence, ContentGapEvidence } from '../recommendation-evidence.ts';
 import { type Estimate, sampleProportionInterval } from '../uncertainty.ts';
 import { averageRank, type EngineFacts, type Facts, type Ranked } from './facts.ts';
 
@@ -240,7 +241,7 @@ export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
           competitorAnswers: top[1].mentions,
           competitorRate: rate(competitorRate),
           competitors: named,
-        },
+        } satisfies ContentGapEvidence & Record<string, unknown>,
       }),
     );
   }
@@ -272,6 +273,7 @@ export function citationOutreach(facts: Facts, ctx: RuleContext): Finding[] {
         expectedImpact: `${domain}'s share of the citations in answers naming ${ctx.brandName} rises towards ${pct(competitorShare)}.`,
         impact: (competitorShare - brandShare) / OUTREACH_FULL_IMPACT_SHARE,
         confidence: confidenceOf(sampleProportionInterval(count, d.competitorTotal)),
+        // The artifact drafter reads all of it (domain/recommendation-evidence.ts).
         evidence: {
           window: ctx.window,
           domain,
@@ -281,7 +283,11 @@ export function citationOutreach(facts: Facts, ctx: RuleContext): Finding[] {
           brandCitations: brandCount,
           brandCitationTotal: d.brandTotal,
           brandShare: rate(brandShare),
-        },
+          competitors: [...(d.byCompetitor.get(domain) ?? [])]
+            .filter(([, citations]) => citations > 0)
+            .sort(([ka, a], [kb, b]) => b - a || byKey(ka, kb))
+            .map(([key, citations]) => ({ name: facts.competitors.get(key)?.name ?? key, citations })),
+        } satisfies CitationOutreachEvidence,
       }),
     );
   }
