@@ -13,6 +13,8 @@ import { print, withDatabase } from './support.ts';
 
 /** The engine SIGHTLINE_DRAFT_ENGINE names, for the commands that draft new recommendations' artifacts. */
 export function configuredDrafter(config: Config, log: MonitorLog): Engine | null {
+  // Most publications have no drafting engine: building every vendor client would be wasted.
+  if (config.engines.draftEngine === undefined) return null;
   return draftEngine(config.engines, createEngines(config.engines, { logger: log }));
 }
 
