@@ -12,10 +12,10 @@ const MAX_KEYS = 10_000;
 
 export type FindKey = (keyId: string) => Promise<KeyForAuthentication | undefined>;
 
-export function cachedKeyLookup(db: Db, ttlMs = KEY_CACHE_MS): FindKey {
+export function cachedKeyLookup(db: Db, ttlMs = KEY_CACHE_MS, clock: () => number = Date.now): FindKey {
   const entries = new Map<string, { until: number; key: Promise<KeyForAuthentication | undefined> }>();
   return (keyId) => {
-    const now = Date.now();
+    const now = clock();
     const hit = entries.get(keyId);
     if (hit && hit.until > now) return hit.key;
     entries.delete(keyId);
