@@ -1,55 +1,71 @@
 // The `sightline` command line. Each command group lives in cli/commands/<group>.ts and registers
 // itself on the program; this file only wires them and maps failures to exit codes:
 // 0 ok, 2 usage error, 1 failure, with a one-line message on stderr.
+import { enableCompileCache } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
-import { register as analyze } from './commands/analyze.ts';
-import { register as brands } from './commands/brands.ts';
-import { register as categories } from './commands/categories.ts';
-import { register as competitors } from './commands/competitors.ts';
-import { register as demo } from './commands/demo.ts';
-import { register as engines } from './commands/engines.ts';
-import { register as keys } from './commands/keys.ts';
-import { register as mcp } from './commands/mcp.ts';
-import { register as monitor } from './commands/monitor.ts';
-import { register as orgs } from './commands/orgs.ts';
-import { register as prompts } from './commands/prompts.ts';
-import { register as recommendationDrafts } from './commands/recommendation-drafts.ts';
-import { register as recommendations } from './commands/recommendations.ts';
-import { register as reports } from './commands/reports.ts';
-import { register as runs } from './commands/runs.ts';
-import { register as serve } from './commands/serve.ts';
-import { register as start } from './commands/start.ts';
-import { register as worker } from './commands/worker.ts';
 import { UsageError } from './errors.ts';
+
+// Node keeps the compiled modules (TypeScript stripped, V8 code cache) on disk, so a command's
+// second start skips most of the compiling; the environment variable passes it to the reader
+// processes and worker threads too. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+const compileCache = enableCompileCache();
+if (compileCache.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
+
+type Group = () => Promise<{ register: (program: Command) => void }>;
+
+const start: Group = () => import('./commands/start.ts');
+const serve: Group = () => import('./commands/serve.ts');
+const demo: Group = () => import('./commands/demo.ts');
+const orgs: Group = () => import('./commands/orgs.ts');
+const keys: Group = () => import('./commands/keys.ts');
+const reports: Group = () => import('./commands/reports.ts');
+const brands: Group = () => import('./commands/brands.ts');
+const categories: Group = () => import('./commands/categories.ts');
+const prompts: Group = () => import('./commands/prompts.ts');
+const competitors: Group = () => import('./commands/competitors.ts');
+const runs: Group = () => import('./commands/runs.ts');
+const analyze: Group = () => import('./commands/analyze.ts');
+const engines: Group = () => import('./commands/engines.ts');
+const monitor: Group = () => import('./commands/monitor.ts');
+const recommendations: Group = () => import('./commands/recommendations.ts');
+const worker: Group = () => import('./commands/worker.ts');
+const recommendationDrafts: Group = () => import('./commands/recommendation-drafts.ts');
+const mcp: Group = () => import('./commands/mcp.ts');
+
+// The files that define each top-level command. A command loads only its own (and what they
+// import): every library at once (fastify, pdfkit, three vendor SDKs, MCP) costs about a second
+// of start-up, which a one-line `orgs list` should not pay. Help and unknown commands load all.
+const COMMANDS: Record<string, Group[]> = {
+  start: [start],
+  serve: [serve],
+  migrate: [serve],
+  demo: [demo],
+  orgs: [orgs],
+  keys: [keys],
+  reports: [reports],
+  brands: [brands],
+  categories: [categories],
+  prompts: [prompts],
+  competitors: [competitors],
+  runs: [runs],
+  analyze: [analyze],
+  engines: [engines],
+  monitor: [monitor],
+  // `draft` joins the group after the other `recommendations` commands.
+  recommendations: [recommendations, recommendationDrafts],
+  worker: [worker],
+  mcp: [mcp],
+};
 
 const program = new Command('sightline')
   .description('Sightline: brand-visibility monitoring API and operator tools.')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-const groups: Array<(program: Command) => void> = [
-  start,
-  serve,
-  demo,
-  orgs,
-  keys,
-  reports,
-  brands,
-  categories,
-  prompts,
-  competitors,
-  runs,
-  analyze,
-  engines,
-  monitor,
-  recommendations,
-  worker,
-  // After any other `recommendations` command file: it adds `draft` to that group.
-  recommendationDrafts,
-  mcp,
-];
-for (const register of groups) register(program);
+const named = COMMANDS[process.argv[2] ?? ''];
+const groups = named ?? [...new Set(Object.values(COMMANDS).flat())];
+for (const group of await Promise.all(groups.map((load) => load()))) group.register(program);
 
 try {
   await program.parseAsync(process.argv);

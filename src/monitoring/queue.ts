@@ -3,7 +3,6 @@
 // LOCKED), and a job whose worker died expires and is delivered again. The job only says which
 // ask to take; the ask's own claim (asks.ts) is what guarantees it is never asked twice, so a
 // re-delivered or duplicate job finds it done or held and does nothing.
-import { PgBoss } from 'pg-boss';
 import { claimableAskIds } from '../db/monitoring.ts';
 import { type AskDeps, executeAsk } from './asks.ts';
 
@@ -20,6 +19,8 @@ export async function startAskQueue(
   deps: AskDeps,
   options: { databaseUrl: string; concurrency: number; pollMs: number },
 ): Promise<AskQueue> {
+  // Loaded here: only a worker sharing its asks on PostgreSQL needs pg-boss.
+  const { PgBoss } = await import('pg-boss');
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     application_name: 'sightline-worker',

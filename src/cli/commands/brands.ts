@@ -24,8 +24,7 @@ import {
   parseWebsiteOption,
   withOrganization,
 } from '../operator.ts';
-import { parseEngines, parseSamples } from './monitor.ts';
-import { parseName, print } from './support.ts';
+import { parseEngines, parseName, parseSamples, print } from './support.ts';
 
 // A parser's null reaches the action as "" (commander), so "" stands for "clear it" until then.
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
-import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
+import { type Config, type EngineName, loadConfig } from '../../config.ts';
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
 import {
@@ -32,39 +32,13 @@ import type { AskDeps, MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type EngineOptions } from '../../monitoring/engines/index.ts';
 import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
 import { runAsks } from '../../monitoring/runner.ts';
-import { describeMonitoring, MAX_SAMPLES } from '../../monitoring/settings.ts';
+import { describeMonitoring } from '../../monitoring/settings.ts';
 import { logPlanned } from '../../monitoring/worker.ts';
 import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
-import { formatTable, print } from './support.ts';
-
-/** "chatgpt,perplexity": known engine names, each once. */
-export function parseEngines(value: string): EngineName[] {
-  const names = [
-    ...new Set(
-      value
-        .split(',')
-        .map((n) => n.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = names.find((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
-  if (names.length === 0 || unknown !== undefined) {
-    throw new InvalidArgumentError(
-      `${unknown ? `unknown engine "${unknown}"; ` : ''}expected a comma-separated list of ${ENGINE_NAMES.join(', ')}.`,
-    );
-  }
-  return names as EngineName[];
-}
-
-export function parseSamples(value: string): number {
-  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SAMPLES) {
-    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_SAMPLES}.`);
-  }
-  return Number(value);
-}
+import { formatTable, parseEngines, parseSamples, print } from './support.ts';
 
 // "none" stays a string: commander turns a parser's null into "".
 function parseBudget(value: string): number | 'none' {

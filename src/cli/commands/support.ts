@@ -1,10 +1,11 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
 import { InvalidArgumentError } from 'commander';
-import { type Config, loadConfig } from '../../config.ts';
+import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
 import { connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
 import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
+import { MAX_SAMPLES } from '../../monitoring/settings.ts';
 
 /**
  * Runs `fn` on the primary database, then closes it. `schema` says what to do about the schema
@@ -117,4 +118,30 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
 
 export function print(text: string): void {
   process.stdout.write(`${text}\n`);
+}
+
+/** "chatgpt,perplexity": known engine names, each once. */
+export function parseEngines(value: string): EngineName[] {
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = names.find((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown !== undefined) {
+    throw new InvalidArgumentError(
+      `${unknown ? `unknown engine "${unknown}"; ` : ''}expected a comma-separated list of ${ENGINE_NAMES.join(', ')}.`,
+    );
+  }
+  return names as EngineName[];
+}
+
+export function parseSamples(value: string): number {
+  if (!/^\d{1,2}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SAMPLES) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_SAMPLES}.`);
+  }
+  return Number(value);
 }

@@ -1,10 +1,10 @@
 // Engines reached through an OpenAI-compatible chat completions endpoint: Perplexity (whose Sonar
 // models always search the web) and any other such endpoint by base URL (OpenRouter, vLLM,
 // Ollama), where searching depends on the model and endpoint chosen.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { EngineConfig } from '../../config.ts';
-import { type EngineAdapter, type Source, uniqueSources, type VendorReply } from './types.ts';
+import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 /** Perplexity's additions to the chat completion body. */
 interface PerplexityFields {
@@ -58,22 +58,25 @@ function chatAdapter(
   baseURL: string,
   sources: (completion: ChatCompletion) => Source[],
 ): EngineAdapter {
-  const client = new OpenAI({
-    // The OpenAI SDK would otherwise send OpenAI's own credentials and account ids from the
-    // environment (OPENAI_API_KEY, OPENAI_ADMIN_KEY, OPENAI_ORG_ID) to this other endpoint.
-    // Local servers take no key, but the SDK requires one.
-    apiKey: config.apiKey ?? 'no-key',
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    baseURL,
-    maxRetries: 0,
+  const client = onFirstUse<OpenAI>(async () => {
+    const { default: OpenAI } = await import('openai');
+    return new OpenAI({
+      // The OpenAI SDK would otherwise send OpenAI's own credentials and account ids from the
+      // environment (OPENAI_API_KEY, OPENAI_ADMIN_KEY, OPENAI_ORG_ID) to this other endpoint.
+      // Local servers take no key, but the SDK requires one.
+      apiKey: config.apiKey ?? 'no-key',
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      baseURL,
+      maxRetries: 0,
+    });
   });
   return {
     name,
     model: config.model,
     async call(request, signal) {
-      const completion = await client.chat.completions.create(
+      const completion = await (await client()).chat.completions.create(
         { model: config.model, messages: [{ role: 'user', content: request.prompt }] },
         { signal },
       );

@@ -1,10 +1,10 @@
 // ChatGPT: OpenAI's Responses API with the hosted web search tool, the way ChatGPT answers with
 // search on. Sources are the answer's `url_citation` annotations: the pages OpenAI marks as
 // supporting spans of the text, not every page the search visited.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Response } from 'openai/resources/responses/responses';
 import type { EngineConfig } from '../../config.ts';
-import { type EngineAdapter, type Source, uniqueSources, type VendorReply } from './types.ts';
+import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 export function readResponse(response: Response): VendorReply {
   const texts: string[] = [];
@@ -42,12 +42,15 @@ export function readResponse(response: Response): VendorReply {
 }
 
 export function chatgptAdapter(config: EngineConfig): EngineAdapter {
-  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
+  const client = onFirstUse<OpenAI>(async () => {
+    const { default: OpenAI } = await import('openai');
+    return new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
+  });
   return {
     name: 'chatgpt',
     model: config.model,
     async call(request, signal) {
-      const response = await client.responses.create(
+      const response = await (await client()).responses.create(
         { model: config.model, input: request.prompt, tools: [{ type: 'web_search' }] },
         { signal },
       );

@@ -1,10 +1,10 @@
 // Claude: Anthropic's Messages API with the web search server tool. Sources are the
 // `web_search_result_location` citations on the answer's text blocks: the results Claude cites
 // for a sentence, not every result its searches returned.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { EngineConfig } from '../../config.ts';
-import { type EngineAdapter, type Source, type Usage, uniqueSources } from './types.ts';
+import { type EngineAdapter, onFirstUse, type Source, type Usage, uniqueSources } from './types.ts';
 
 const MAX_TOKENS = 4096;
 // A long search turn comes back `pause_turn`; it is resumed by sending it back, a few times at most.
@@ -30,11 +30,14 @@ export function readContent(content: readonly ContentBlock[]): { text: string; s
 }
 
 export function claudeAdapter(config: EngineConfig): EngineAdapter {
-  const client = new Anthropic({
-    apiKey: config.apiKey,
-    authToken: null,
-    baseURL: config.baseUrl ?? null,
-    maxRetries: 0,
+  const client = onFirstUse<Anthropic>(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    return new Anthropic({
+      apiKey: config.apiKey,
+      authToken: null,
+      baseURL: config.baseUrl ?? null,
+      maxRetries: 0,
+    });
   });
   return {
     name: 'claude',
@@ -46,8 +49,9 @@ export function claudeAdapter(config: EngineConfig): EngineAdapter {
       // Each continuation carries on from the blocks before it, so the answer spans them all.
       const content: ContentBlock[] = [];
       let message: Message;
+      const anthropic = await client();
       for (let turn = 0; ; turn++) {
-        message = await client.messages.create(
+        message = await anthropic.messages.create(
           {
             model: config.model,
             max_tokens: MAX_TOKENS,

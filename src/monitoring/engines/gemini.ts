@@ -1,10 +1,10 @@
 // Gemini: the Gemini API with Grounding with Google Search. Sources are the grounding chunks'
 // `web.uri` and `web.title`: Google's redirect links (vertexaisearch.cloud.google.com/grounding-
 // api-redirect/…) whose title is the cited site's domain, not the page's own URL and title.
-import { type GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { EngineConfig } from '../../config.ts';
 import { retryAfterFromHeaders, VendorHttpError } from './errors.ts';
-import { type EngineAdapter, type Source, uniqueSources, type VendorReply } from './types.ts';
+import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 // Finish reasons that mean Gemini withheld the answer, not that it ran out of room.
 const BLOCKED = new Set([
@@ -73,18 +73,21 @@ async function failingFetch(input: Parameters<typeof fetch>[0], init?: RequestIn
 }
 
 export function geminiAdapter(config: EngineConfig): EngineAdapter {
-  const client = new GoogleGenAI({
-    apiKey: config.apiKey,
-    // Never Vertex AI, whatever GOOGLE_GENAI_USE_VERTEXAI says: the key is a Gemini API key.
-    vertexai: false,
-    // No retryOptions: the SDK then makes one attempt and the engine's policy decides on retries.
-    httpOptions: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), fetch: failingFetch },
+  const client = onFirstUse<GoogleGenAI>(async () => {
+    const { GoogleGenAI } = await import('@google/genai');
+    return new GoogleGenAI({
+      apiKey: config.apiKey,
+      // Never Vertex AI, whatever GOOGLE_GENAI_USE_VERTEXAI says: the key is a Gemini API key.
+      vertexai: false,
+      // No retryOptions: the SDK then makes one attempt and the engine's policy decides on retries.
+      httpOptions: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), fetch: failingFetch },
+    });
   });
   return {
     name: 'gemini',
     model: config.model,
     async call(request, signal) {
-      const response = await client.models.generateContent({
+      const response = await (await client()).models.generateContent({
         model: config.model,
         contents: request.prompt,
         config: { tools: [{ googleSearch: {} }], abortSignal: signal },

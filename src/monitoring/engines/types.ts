@@ -97,6 +97,19 @@ export interface EngineAdapter {
 }
 
 /** Sources in order of first appearance, each URL once; a later title fills a missing one. */
+/**
+ * The vendor's client, built on first use. Loading a vendor SDK costs a few hundred milliseconds
+ * of start-up, which only a process that asks that vendor should pay (every CLI command builds
+ * the configured engines).
+ */
+export function onFirstUse<T>(build: () => Promise<T>): () => Promise<T> {
+  let client: Promise<T> | undefined;
+  return () => {
+    client ??= build();
+    return client;
+  };
+}
+
 export function uniqueSources(sources: Iterable<Source>): Source[] {
   const byUrl = new Map<string, Source>();
   for (const source of sources) {
