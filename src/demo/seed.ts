@@ -2,6 +2,7 @@
 // reports and recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
+import { refreshPlannerStatistics } from '../db/statistics.ts';
 import { BRANDS } from './brands.ts';
 import { type BrandSpec, ORGS } from './catalog.ts';
 import { brandHistory, type HistoryRun } from './history.ts';
@@ -66,6 +67,7 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
     for (const [index, brand] of ids.brands.entries()) {
       await writeBrandHistory(trx, brand, historyOf(brand.spec, index, anchor), new Date(anchor));
     }
+    await refreshPlannerStatistics(trx);
     // Recommendations (generated over the history just written) first: reports list the open ones.
     await writeRecommendations(trx, ids, anchor, prng.derive('recommendations'));
     await writeReports(trx, ids, anchor, prng.derive('reports'));
