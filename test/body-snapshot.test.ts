@@ -13,13 +13,12 @@ import { ENDPOINTS, urlFor } from './support/endpoints.ts';
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 
 const SNAPSHOT = new URL('./fixtures/body-snapshot.json', import.meta.url);
-const SEEDED_AT = new Date('2026-03-15T00:20:00Z');
 const NOW = new Date('2026-03-15T06:00:00Z');
 
 let demo: DemoContext;
 
 before(async () => {
-  demo = await createDemoContext({}, { seededAt: SEEDED_AT, clock: () => NOW });
+  demo = await createDemoContext({}, { pinned: true, clock: () => NOW });
 });
 after(() => demo?.ctx.close());
 

@@ -22,10 +22,12 @@ import {
 } from '../src/demo/seed.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { mintKey } from './support/fixtures.ts';
+import { PINNED_DEMO_SEEDED_AT } from './support/templates.ts';
 
 const DAY_MS = 86_400_000;
-// Two moments of the same UTC day: the demo must come out identical for both.
-const MORNING = new Date('2026-03-15T00:20:00Z');
+// Two moments of the same UTC day: the demo must come out identical for both. The morning's is the
+// runner's pinned template.
+const MORNING = PINNED_DEMO_SEEDED_AT;
 const EVENING = new Date('2026-03-15T23:50:00Z');
 const ANCHOR = Date.parse('2026-03-15T00:00:00Z');
 
@@ -90,14 +92,13 @@ describe('demo data', () => {
   let acme: number;
 
   before(async () => {
-    a = await createTestContext();
+    a = await createTestContext({}, { template: 'pinned_demo' });
     b = await createTestContext();
     db = a.dbs.primary;
-    // Side by side: each seed waits on its own database much of the time.
-    [manifest, again] = await Promise.all([
-      seedDemo(db, { now: MORNING }),
-      seedDemo(b.dbs.primary, { now: EVENING }),
-    ]);
+    const seeded = await findDemoManifest(db);
+    if (!seeded) throw new Error('the pinned demo template has no manifest');
+    manifest = seeded;
+    again = await seedDemo(b.dbs.primary, { now: EVENING });
     acme = (
       await db.selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow()
     ).id;

@@ -1,6 +1,6 @@
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/connect.ts';
-import { type DemoManifest, findDemoManifest, seedDemo } from '../../src/demo/seed.ts';
+import { type DemoManifest, findDemoManifest } from '../../src/demo/seed.ts';
 import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import { createTestContext, type TestContext, type TestContextOptions } from './context.ts';
 import { mintKey } from './fixtures.ts';
@@ -123,18 +123,16 @@ async function resolveFixtures(db: Db, manifest: DemoManifest, acme: number): Pr
 
 export async function createDemoContext(
   overrides: Partial<Config> = {},
-  options: TestContextOptions & { seededAt?: Date } = {},
+  options: TestContextOptions & { pinned?: boolean } = {},
 ): Promise<DemoContext> {
   const ctx = await createTestContext(overrides, {
     ...options,
-    template: options.seededAt ? 'migrated' : 'demo',
+    // The pinned seeding day (templates.ts) for whole-body snapshots.
+    template: options.pinned ? 'pinned_demo' : 'demo',
   });
   // A failed look-up must not leave the app and its database handles open: the file would hang.
   try {
-    // A pinned seeding day (whole-body snapshots) cannot come from the runner's template.
-    const manifest = options.seededAt
-      ? await seedDemo(ctx.dbs.primary, { now: options.seededAt })
-      : await findDemoManifest(ctx.dbs.primary);
+    const manifest = await findDemoManifest(ctx.dbs.primary);
     if (!manifest) throw new Error('the demo database has no manifest');
     const rows = await ctx.dbs.primary.selectFrom('organizations').select(['id', 'slug']).execute();
     const orgIds = Object.fromEntries(rows.map((row) => [row.slug, row.id])) as Record<DemoOrg, number>;
