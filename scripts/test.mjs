@@ -61,7 +61,15 @@ function runSuite(label, suiteFiles, env) {
   }
   const run = spawnSync(
     process.execPath,
-    ['--test', `--test-concurrency=${concurrency}`, ...suiteFiles],
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/slowest-files.mjs',
+      '--test-reporter-destination=stdout',
+      ...suiteFiles,
+    ],
     options,
   );
   return { label, status: run.status === 0 ? 'PASSED' : 'FAILED', note: `${seconds()} s` };
