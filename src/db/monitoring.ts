@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from './connect.ts';
 import { eligiblePromptsOf } from './predicates.ts';
+import { inTransaction } from './transaction.ts';
 import type { RunAsksTable } from './types.ts';
 
 // The monitoring engine's reads and writes: brand schedules, organization budgets, monitoring
@@ -373,7 +374,7 @@ export async function claimAsk(
   claim: { owner: string; now: string; leaseUntil: string; month: string; budget: number | null },
 ): Promise<'claimed' | 'taken' | 'budget'> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const taken = await trx
         .updateTable('run_asks')
         .set((eb) => ({

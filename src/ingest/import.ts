@@ -1,5 +1,6 @@
 import { refreshRunAggregates } from '../analytics/refresh.ts';
 import type { Db } from '../db/connect.ts';
+import { inTransaction } from '../db/transaction.ts';
 import type { RunStatus } from '../domain/answer-line.ts';
 import { answerAnalysis, defaultAnalysisThreads } from './analysis.ts';
 import { type CheckOptions, check } from './check.ts';
@@ -73,10 +74,6 @@ export class ImportRaced extends Error {
 function isUniqueViolation(error: unknown): boolean {
   const { code, errcode } = error as { code?: unknown; errcode?: unknown };
   return code === '23505' || errcode === 2067 || errcode === 1555;
-}
-
-function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 export async function importAnswers(

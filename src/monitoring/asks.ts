@@ -21,6 +21,7 @@ import {
   unfinishedAsks,
   updateRunProgress,
 } from '../db/monitoring.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { sourceOf } from '../domain/analyzer/index.ts';
 import { normalizeAnswerLine, type Outcome } from '../domain/answer-line.ts';
 import { budgetMonth } from '../domain/schedule.ts';
@@ -150,7 +151,7 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
     error: result.error ?? null,
   };
   const line = answerLine(ask, result, at);
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     if (!(await finishAsk(trx, ask.id, deps.owner, facts))) return false;
     const writer = new AnswerWriter(trx, at);
     await writer.write([
@@ -176,7 +177,7 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
 async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
   const org = await findOrgMonitoring(deps.db, ask.orgId);
   const at = deps.clock().toISOString();
-  const won = await deps.db.transaction().execute(async (trx) => {
+  const won = await inTransaction(deps.db, async (trx) => {
     if (!(await endMonitorRun(trx, ask.runId, { status: 'completed', finishedAt: at, reason: null })))
       return false;
     if (org?.reviewBeforePublish) await refreshRunAggregates(trx, ask.orgId, ask.runId);

@@ -11,6 +11,7 @@ import {
   insertMonitorRun,
   insertPlannedAsks,
 } from '../db/monitoring.ts';
+import { inTransaction } from '../db/transaction.ts';
 
 export class MonitoringError extends Error {
   override name = 'MonitoringError';
@@ -65,7 +66,7 @@ export async function planRuns(
   const planned: PlannedRun[] = [];
   const nowIso = now.toISOString();
   for (const [categoryId, categoryPrompts] of Map.groupBy(prompts, (p) => p.categoryId)) {
-    const run = await db.transaction().execute(async (trx) => {
+    const run = await inTransaction(db, async (trx) => {
       const running = await findRunningMonitorRun(trx, brand.orgId, categoryId);
       if (running) return { runId: running.id, resumed: true, prompts: running.totalPrompts, asks: 0 };
       const runId = await insertMonitorRun(trx, {

@@ -9,6 +9,7 @@ import {
   refreshFinding,
   supersedeFindings,
 } from '../db/recommendations.ts';
+import { inTransaction } from '../db/transaction.ts';
 import type { RecommendationsTable } from '../db/types.ts';
 import { registrableDomain } from '../domain/analytics.ts';
 import { type Finding, findings as runRules } from '../domain/recommendations/rules.ts';
@@ -157,6 +158,5 @@ export async function generateRecommendations(
     generation.superseded = stale.map((r) => r.id);
     return generation;
   };
-  // Inside a caller's transaction (the demo's seeding) it is part of that one.
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+  return inTransaction(db, work);
 }

@@ -6,6 +6,7 @@ import {
   insertOutcome,
   transitionRecommendation,
 } from '../db/recommendations.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { measure, outcomeWindows } from '../domain/recommendations/outcomes.ts';
 import { MEASUREMENT_WINDOW_DAYS } from '../domain/recommendations/rules.ts';
 import { localDate } from '../domain/windows.ts';
@@ -126,8 +127,7 @@ export async function changeStatus(
       });
     }
   };
-  // Inside a caller's transaction (the demo's seeding) it is part of that one.
-  await (db.isTransaction ? work(db) : db.transaction().execute(work));
+  await inTransaction(db, work);
   return {
     id,
     status: rule.to,

@@ -6,6 +6,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { Db } from '../db/connect.ts';
 import { createQueuedArtifact, markComplete, markFailed, markRunning } from '../db/report-artifacts.ts';
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
 import { renderHtml } from './render-html.ts';
 import { renderPdf } from './render-pdf.ts';
@@ -54,11 +55,6 @@ async function render(
   return { files, evidence: evidenceRefsCount(data) };
 }
 
-/** Inside a caller's transaction (the demo seeder) the work joins it; otherwise it gets its own. */
-function commit(db: Db, work: (db: Db) => Promise<void>): Promise<void> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
-
 /**
  * Generates one report. A request that cannot work (unknown type, brand or category, a bad
  * window) throws InvalidReportRequest before any artifact exists; once the artifact is queued,
@@ -90,7 +86,7 @@ export async function generateReport(
   try {
     const { files, evidence } = await render(definition, scope, request, db);
     const store = options.files ?? databaseReportFileStore;
-    await commit(db, async (trx) => {
+    await inTransaction(db, async (trx) => {
       const bound = store(trx);
       for (const file of files) await bound.put(request.orgId, artifactId, file);
       await markComplete(trx, request.orgId, artifactId, {

@@ -41,6 +41,7 @@ export interface ResilienceOptions {
   backoff?: { initialDelayMs: number; maxDelayMs: number };
   /** A vendor asking for a longer wait than this ends the ask instead. */
   maxRetryAfterMs?: number;
+  /** Paces the limits and times the asks (the demo seed passes a stopped one: its latencies are 0). */
   clock?: Clock;
   logger?: EngineLogger;
   metrics?: EngineMetrics;
@@ -77,6 +78,7 @@ export class ResilientEngine implements Engine {
   readonly #timeout: IPolicy;
   readonly #requests: MinuteWindow;
   readonly #tokens: MinuteWindow;
+  readonly #clock: Clock;
 
   constructor(adapter: EngineAdapter, config: EngineConfig, options: ResilienceOptions) {
     this.name = adapter.name;
@@ -85,6 +87,7 @@ export class ResilientEngine implements Engine {
     this.#config = config;
     this.#options = options;
     const clock = options.clock ?? systemClock;
+    this.#clock = clock;
     this.#requests = new MinuteWindow(config.limits.requestsPerMinute, clock);
     this.#tokens = new MinuteWindow(config.limits.tokensPerMinute, clock);
 
@@ -133,7 +136,7 @@ export class ResilientEngine implements Engine {
   }
 
   async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AskResult> {
-    const started = performance.now();
+    const started = this.#clock.now();
     let result: AskResult;
     try {
       const reply = await this.#policy.execute(
@@ -149,7 +152,7 @@ export class ResilientEngine implements Engine {
         text: '',
         sources: [],
         vendorModel: null,
-        latencyMs: Math.round(performance.now() - started),
+        latencyMs: Math.round(this.#clock.now() - started),
         usage: { inputTokens: 0, outputTokens: 0 },
         estimatedCostUsd: null,
         error: this.#safe(failure.message),
@@ -183,7 +186,7 @@ export class ResilientEngine implements Engine {
       text,
       sources: reply.sources,
       vendorModel: reply.vendorModel,
-      latencyMs: Math.round(performance.now() - started),
+      latencyMs: Math.round(this.#clock.now() - started),
       usage: reply.usage,
       estimatedCostUsd: estimateCostUsd(
         this.name,
