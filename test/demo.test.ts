@@ -149,7 +149,7 @@ describe('demo data', () => {
     assert.deepEqual(Object.keys(manifest.recommendations).sort(), ['deletedId', 'supersededId']);
     assert.deepEqual(Object.keys(manifest.responses).sort(), ['withHtmlId', 'withTextId', 'withoutTextId']);
     // Brands are inserted globex (2), initech, umbrella, hooli, then acme's four, so acme's are 6–9.
-    assert.deepEqual(manifest.orgs.acme?.brandIds, [6, 7, 8, 9]);
+    assert.deepEqual(manifest.orgs.acme?.brandIds, [6, 7, 8, 9, 10]);
     assert.deepEqual(manifest.orgs.globex?.brandIds, [1, 2]);
     assert.equal(manifest.demoBrandId, 9);
 
@@ -230,19 +230,114 @@ describe('demo data', () => {
     assert.ok(merged.merged_at);
   });
 
-  it('schedules nothing: monitoring is off for every brand, so none has a next run and a worker asks nothing', async () => {
+  it('schedules only the brand Sightline monitors itself, whose two weeks the monitoring engine asked', async () => {
     const brands = await db
       .selectFrom('brands')
-      .select(['monitoring_cadence', 'next_monitored_run_at'])
+      .select([
+        'id',
+        'name',
+        'monitoring_cadence',
+        'monitoring_time',
+        'monitoring_engines',
+        'next_monitored_run_at',
+      ])
+      .orderBy('id')
       .execute();
-    assert.equal(brands.length, 9);
-    assert.ok(brands.every((b) => b.monitoring_cadence === 'off' && b.next_monitored_run_at === null));
-    // What a worker would plan, however late it starts.
-    assert.deepEqual(await dueBrands(db, '9999-12-31T23:59:59.999Z', 100), []);
+    assert.equal(brands.length, 10);
+    assert.ok(
+      brands.slice(0, 9).every((b) => b.monitoring_cadence === 'off' && b.next_monitored_run_at === null),
+    );
+    // Brand 10, acme's Brightdesk Voice: daily at 06:00 in New York on the simulated engine. The
+    // seeding day is 2026-03-15, a week after the US went to summer time: 06:00 EDT is 10:00 UTC.
+    const voice = brands[9];
+    assert.deepEqual(
+      [voice?.id, voice?.name, voice?.monitoring_cadence, voice?.monitoring_time, voice?.monitoring_engines],
+      [10, 'Brightdesk Voice', 'daily', '06:00', '["simulated"]'],
+    );
+    assert.equal(voice?.next_monitored_run_at, '2026-03-15T10:00:00.000Z');
+    // What a worker would plan, however late it starts: that brand, and only when its slot comes.
+    assert.deepEqual(
+      (await dueBrands(db, '9999-12-31T23:59:59.999Z', 100)).map((b) => b.brandId),
+      [10],
+    );
+    assert.deepEqual(await dueBrands(db, '2026-03-15T09:59:59.999Z', 100), []);
+
+    // One run a day from 1 to 14 March, at 06:00 New York time: 11:00 UTC until the clocks moved
+    // on 8 March, 10:00 UTC from then. Each asked its 3 prompts once on the simulated engine.
+    const runs = await db
+      .selectFrom('runs')
+      .select([
+        'id',
+        'status',
+        'started_at',
+        'finished_at',
+        'completed_prompts',
+        'total_prompts',
+        'published_at',
+      ])
+      .where('brand_id', '=', 10)
+      .orderBy('id')
+      .execute();
+    const slots = Array.from({ length: 14 }, (_, i) =>
+      new Date(Date.UTC(2026, 2, 1 + i, i < 7 ? 11 : 10)).toISOString(),
+    );
+    assert.deepEqual(
+      runs.map((r) => [
+        r.status,
+        r.started_at,
+        r.finished_at,
+        r.published_at,
+        r.completed_prompts,
+        r.total_prompts,
+      ]),
+      slots.map((at) => ['completed', at, at, at, 3, 3]),
+    );
+    const asks = await db
+      .selectFrom('run_asks as a')
+      .innerJoin('responses as x', 'x.id', 'a.response_id')
+      .select([
+        'a.run_id',
+        'a.prompt_id',
+        'a.engine',
+        'a.sample',
+        'a.state',
+        'a.outcome',
+        'a.vendor_model',
+        'a.latency_ms',
+        'x.external_key',
+        'x.model',
+        'x.outcome as stored',
+      ])
+      .where(
+        'a.run_id',
+        'in',
+        runs.map((r) => r.id),
+      )
+      .execute();
+    assert.equal(asks.length, 14 * 3);
+    for (const ask of asks) {
+      assert.deepEqual(
+        [
+          ask.engine,
+          ask.sample,
+          ask.state,
+          ask.outcome,
+          ask.vendor_model,
+          ask.latency_ms,
+          ask.model,
+          ask.stored,
+        ],
+        ['simulated', 1, 'done', 'ok', 'simulated', 0, 'simulated', 'ok'],
+      );
+      assert.equal(ask.external_key, `monitor:${ask.run_id}:${ask.prompt_id}:simulated:1`);
+    }
+
     const key = await mintKey(db, acme, { pepper: a.config.keyPepper });
-    const res = await a.app.inject({ url: '/api/brands/9/', headers: bearer(key) });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.json().nextMonitoredRunAt, null);
+    const demo = await a.app.inject({ url: '/api/brands/9/', headers: bearer(key) });
+    assert.equal(demo.json().nextMonitoredRunAt, null);
+    const monitored = (await a.app.inject({ url: '/api/brands/10/', headers: bearer(key) })).json();
+    assert.equal(Date.parse(monitored.nextMonitoredRunAt), Date.parse('2026-03-15T10:00:00Z'));
+    assert.equal(Date.parse(monitored.lastMonitoredRunAt), Date.parse('2026-03-14T10:00:00Z'));
   });
 
   it('gives the main brands three or more live categories with competitors keyed canonically', async () => {
@@ -515,8 +610,8 @@ describe('demo data', () => {
     }
   });
 
-  it('writes answers only through the import: no demo code writes what the analyzer derives', () => {
-    // Runs, responses, mentions, citations and scores are the import's to write; the demo may
+  it('writes answers only through the import or the monitoring engine: no demo code writes what the analyzer derives', () => {
+    // Runs, responses, mentions, citations and scores are the write path's (ingest/writer.ts); the demo may
     // read them (the manifest does), never insert, update or delete them.
     const derivedTables =
       /'(runs|run_prompts|responses|response_mentions|response_citations|run_prompt_scores)( as \w+)?'/g;

@@ -612,4 +612,38 @@ export const BRANDS: readonly BrandSpec[] = [
     // 4 prompts × 6 models × 22 asks = 528 responses: more than one run-detail page of 500.
     bigRun: { category: 0, daysAgo: 7, repeats: 22 },
   },
+  // Last, so that every id before it is the same as before Sightline monitored anything itself.
+  {
+    org: 'acme',
+    name: 'Brightdesk Voice',
+    website: 'https://voice.brightdesk.io',
+    aliases: ['BrightDesk Voice'],
+    status: 'active',
+    isDemo: false,
+    executiveSummary: '',
+    historyFromDaysAgo: 14,
+    historyUntilDaysAgo: 1,
+    models: ['simulated'],
+    visibility: 0,
+    trend: 0,
+    categories: [
+      simpleCategory(
+        'Call center software',
+        'call center software',
+        [
+          'Best call center software for a growing support team',
+          'Cloud contact center with AI call summaries',
+          'Which call center software integrates with a help desk?',
+        ],
+        [
+          c('Aircall', 'https://aircall.io'),
+          c('Talkdesk', 'https://www.talkdesk.com'),
+          c('Five9', 'https://www.five9.com'),
+          c('RingCentral Contact Center', 'https://www.ringcentral.com', { key: 'ringcentral' }),
+        ],
+        [],
+      ),
+    ],
+    monitoredDailyAt: '06:00',
+  },
 ];

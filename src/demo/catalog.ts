@@ -212,6 +212,11 @@ export interface BrandSpec {
   inFlightCategory?: number;
   /** A deep-sampling run that asks every prompt `repeats` times on each model. */
   bigRun?: { category: number; daysAgo: number; repeats: number };
+  /**
+   * A brand Sightline monitors itself: its history is not imported but produced by the monitoring
+   * engine, asking the simulated engine daily at this time of day (organization time zone).
+   */
+  monitoredDailyAt?: string;
 }
 
 export function competitor(

@@ -1,5 +1,6 @@
-// The demo data: five organizations with realistic brands, 121 days of monitoring history,
-// reports and recommendations, written deterministically (same seeding day, same rows) in one
+// The demo data: five organizations with realistic brands, 121 days of imported monitoring history
+// (and two weeks that Sightline's monitoring engine asked the simulated engine itself), reports and
+// recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
 import { refreshPlannerStatistics } from '../db/statistics.ts';
@@ -11,6 +12,7 @@ import { Prng } from './prng.ts';
 import { writeRecommendations } from './recommendations.ts';
 import { anchorOf } from './timeline.ts';
 import { writeCatalog } from './write-catalog.ts';
+import { writeMonitoredHistory } from './write-monitored.ts';
 import { writeReports } from './write-reports.ts';
 import { writeBrandHistory } from './write-runs.ts';
 
@@ -65,7 +67,9 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
     // The import's clock is the anchor too: every answer was captured before it, and the rows the
     // import stamps with its clock come out the same for any moment of the day.
     for (const [index, brand] of ids.brands.entries()) {
-      await writeBrandHistory(trx, brand, historyOf(brand.spec, index, anchor), new Date(anchor));
+      if (brand.spec.monitoredDailyAt === undefined)
+        await writeBrandHistory(trx, brand, historyOf(brand.spec, index, anchor), new Date(anchor));
+      else await writeMonitoredHistory(trx, brand, anchor);
     }
     await refreshPlannerStatistics(trx);
     // Recommendations (generated over the history just written) first: reports list the open ones.
