@@ -24,7 +24,27 @@ const ci = process.env.CI === 'true';
 const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // These need PostgreSQL or Redis themselves; the embedded pass leaves them to the second one.
 // SQLite's own query plans: the production pass has another planner, which this file does not read.
-const EMBEDDED_ONLY = new Set(['test/read-plans.test.ts']);
+// `sightline start` is the embedded default (README); its parts on PostgreSQL (migrate, keys, the
+// demo seed, the served app) are tested there on their own. The rest touch neither a database nor Redis
+// (pure computation, or engines behind fake vendor servers): the production pass would repeat them
+// word for word.
+const EMBEDDED_ONLY = new Set([
+  'test/read-plans.test.ts',
+  'test/cli-start.test.ts',
+  'test/analytics-blocks.test.ts',
+  'test/analyzer.test.ts',
+  'test/budget.test.ts',
+  'test/cli-engines.test.ts',
+  'test/deltas.test.ts',
+  'test/engines.test.ts',
+  'test/entities.test.ts',
+  'test/lockfile.test.ts',
+  'test/prompt-changes.test.ts',
+  'test/schedule.test.ts',
+  'test/score-history.test.ts',
+  'test/uncertainty.test.ts',
+  'test/windows.test.ts',
+]);
 const SERVICE_ONLY = new Set([
   'test/parity.test.ts',
   'test/postgres.test.ts',
@@ -38,6 +58,7 @@ const SERVICE_ONLY = new Set([
 const LONGEST_FIRST = [
   'test/demo.test.ts',
   'test/cli.test.ts',
+  'test/cli-start.test.ts',
   'test/operator.test.ts',
   'test/parity.test.ts',
   'test/reports-generate-lifecycle.test.ts',

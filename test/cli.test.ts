@@ -1,9 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError } from 'commander';
 import { buildApp } from '../src/app.ts';
@@ -18,70 +13,15 @@ import {
   parseSlug,
   parseTimezone,
 } from '../src/cli/commands/support.ts';
-import { type Config, loadConfig } from '../src/config.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import type { App } from '../src/http/types.ts';
-import { createTestServices, type TestServices } from './support/services.ts';
+import { assertFails, configFor, KEY, type Sandbox, sandbox } from './support/cli.ts';
 
 // The CLI runs as a child process, exactly as a person runs it, against a database of its own
 // (a temporary SQLite file, or a fresh PostgreSQL database in the suite's PostgreSQL pass).
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
-const KEY = /^sl_live_[0-9A-Za-z]{8}_[0-9A-Za-z]{38,}$/;
-
-interface Result {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-interface Sandbox {
-  dir: string;
-  services: TestServices;
-  env: NodeJS.ProcessEnv;
-  cli(...args: string[]): Result;
-  close(): Promise<void>;
-}
-
-async function sandbox(): Promise<Sandbox> {
-  const dir = mkdtempSync(join(tmpdir(), 'sightline-cli-'));
-  const services = await createTestServices(join(dir, 'cli.db'));
-  const env = {
-    ...process.env,
-    DATABASE_URL: services.overrides.databaseUrl,
-    LOG_LEVEL: 'silent',
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
-  };
-  return {
-    dir,
-    services,
-    env,
-    cli: (...args) => {
-      const run = spawnSync(process.execPath, [MAIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
-      return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-    },
-    async close() {
-      await services.release();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A failure: the given exit code and exactly one line on stderr containing `message`. */
-function assertFails(result: Result, code: 1 | 2, message: RegExp): void {
-  assert.equal(result.status, code, `exit ${result.status}; stderr: ${result.stderr}`);
-  const lines = result.stderr.trimEnd().split('\n');
-  assert.equal(lines.length, 1, `stderr is not one line: ${result.stderr}`);
-  assert.match(lines[0] as string, message);
-}
-
 function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) as string;
-}
-
-function configFor(box: Sandbox): Config {
-  return { ...loadConfig({}), databaseUrl: box.services.overrides.databaseUrl, logLevel: 'silent' };
 }
 
 /** An app over the sandbox's database, to check what keys the CLI made can do. */
@@ -339,129 +279,5 @@ describe('CLI argument parsers', () => {
       baseUrl({ publicBaseUrl: 'https://api.example.com', host: '0.0.0.0', port: 8000 }),
       'https://api.example.com',
     );
-  });
-});
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** Collects a child's stdout until `pattern` matches (or the child exits, or time runs out). */
-function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`timed out; stdout: ${out}; stderr: ${err}`)), timeoutMs);
-    child.stderr?.on('data', (chunk) => {
-      err += chunk;
-    });
-    child.stdout?.on('data', (chunk) => {
-      out += chunk;
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}; stdout: ${out}; stderr: ${err}`));
-    });
-  });
-}
-
-describe('sightline start and demo seed', () => {
-  let box: Sandbox;
-  before(async () => {
-    box = await sandbox();
-  });
-  after(() => box.close());
-
-  async function start(port: number): Promise<{ child: ChildProcess; output: string }> {
-    const child = spawn(process.execPath, [MAIN, 'start'], {
-      env: { ...box.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const output = await waitForOutput(child, /API docs: \S+\n/, 120_000);
-    return { child, output };
-  }
-
-  async function stop(child: ChildProcess): Promise<number | null> {
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    return exited;
-  }
-
-  it('start migrates a fresh database, seeds the demo, prints a working key and curl line, and serves', async () => {
-    const port = await freePort();
-    const { child, output } = await start(port);
-    try {
-      assert.match(output, /^Seeded the demo data\.$/m);
-      const key = /^ {2}(sl_live_\S+)$/m.exec(output)?.[1] as string;
-      assert.match(key, KEY);
-      const url = `http://127.0.0.1:${port}/api/brands/`;
-      assert.ok(output.includes(`curl -H "Authorization: Bearer ${key}" ${url}`), output);
-
-      // The banner comes once the server listens.
-      const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-      assert.equal(response.status, 200);
-      const body = (await response.json()) as { results: { id: string }[] };
-      assert.ok(
-        body.results.some((brand) => brand.id === '9'),
-        'acme sees its demo brand',
-      );
-    } finally {
-      assert.equal(await stop(child), 0);
-    }
-  });
-
-  it('demo seed is idempotent and writes the manifest; start does not seed twice', async () => {
-    const file = join(box.dir, 'out', 'manifest.json');
-    const seeded = box.cli('demo', 'seed', '--manifest', file);
-    assert.equal(seeded.status, 0, seeded.stderr);
-    assert.match(seeded.stdout, /already there; nothing was written/);
-    assert.match(seeded.stdout, /Wrote the manifest to /);
-    const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    assert.equal(manifest.demoBrandId, 9);
-    assert.deepEqual(manifest.orgs.acme.brandIds, [6, 7, 8, 9]);
-
-    const { child, output } = await start(await freePort());
-    assert.equal(await stop(child), 0);
-    assert.match(output, /^Demo data already present\.$/m);
-
-    const again = join(box.dir, 'again.json');
-    box.cli('demo', 'seed', '--manifest', again);
-    assert.equal(readFileSync(again, 'utf8'), readFileSync(file, 'utf8'));
-
-    const dbs = connectDatabases(configFor(box));
-    try {
-      const brands = await dbs.primary.selectFrom('brands').select('id').execute();
-      assert.equal(brands.length, 9, 'nothing was seeded twice');
-      // Each start mints one key: two starts, two keys.
-      const keys = await dbs.primary.selectFrom('api_keys').select('name').execute();
-      assert.deepEqual(
-        keys.map((k) => k.name),
-        ['npm start', 'npm start'],
-      );
-    } finally {
-      await dbs.close();
-    }
-  });
-
-  it('demo seed refuses a database that already holds other brands', async () => {
-    const other = await sandbox();
-    try {
-      assert.equal(other.cli('migrate').status, 0);
-      assert.equal(other.cli('orgs', 'create', '--slug', 'acme', '--name', 'Someone else').status, 0);
-      assertFails(other.cli('demo', 'seed'), 1, /organization "acme" already exists/);
-    } finally {
-      await other.close();
-    }
   });
 });

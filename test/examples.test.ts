@@ -148,9 +148,9 @@ describe('examples/export-analytics.ts', () => {
     const brands = (await (await api('/api/brands/?page_size=100', key)).json()) as {
       results: Array<{ id: string }>;
     };
-    // Acme's four demo brands less the archived one (listed only with archived=true), the two
-    // above: 5 brands, seven blocks each, and brands.csv.
-    assert.equal(brands.results.length, 5);
+    // Acme's five demo brands less the archived one (listed only with archived=true), the two
+    // above: 6 brands, seven blocks each, and brands.csv.
+    assert.equal(brands.results.length, 6);
     assert.equal(readdirSync(out).length, 1 + 7 * brands.results.length);
     assert.match(ran.stdout, new RegExp(`wrote ${1 + 7 * brands.results.length} files to `));
 
@@ -205,8 +205,8 @@ describe('examples/latest-summaries.ts', () => {
     assert.deepEqual(readFileSync(join(out, files[0] ?? '')), download);
     assert.equal(
       ran.stdout.match(/: no complete executive_summary_v2$/gm)?.length,
-      // The other four listed brands (two demo, two above) have none.
-      4,
+      // The other five listed brands (three demo, two above) have none.
+      5,
     );
     assert.match(ran.stdout, /^downloaded 1 executive_summary_v2 files to /m);
   });
