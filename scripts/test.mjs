@@ -75,7 +75,12 @@ function runSuite(label, suiteFiles, env) {
   process.stdout.write(`\n=== ${label}: ${suiteFiles.length} test files ===\n`);
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
-  const options = { stdio: 'inherit', env: { ...process.env, ...env } };
+  // Every test file is a process that loads the app's TypeScript; Node's compile cache lets the
+  // second and later ones skip compiling it (as the CLI does for itself, src/cli/main.ts).
+  const options = {
+    stdio: 'inherit',
+    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'), ...process.env, ...env },
+  };
   const templates = spawnSync(process.execPath, ['test/support/make-templates.ts'], options);
   if (templates.status !== 0) {
     return { label, status: 'FAILED', note: `could not prepare the template databases (${seconds()} s)` };
