@@ -232,3 +232,15 @@ export async function runEntityObservations(
   for (const c of citations) byResponse.get(c.response_id)?.domains.push(c.domain);
   return [...byResponse.values()];
 }
+
+/** The answers already stored under these keys, with the run and prompt each belongs to. */
+export function storedAnswerKeys(db: Db, orgId: number, keys: readonly string[]) {
+  return db
+    .selectFrom('responses as a')
+    .innerJoin('runs as r', 'r.id', 'a.run_id')
+    .select(['a.external_key', 'r.external_id', 'a.prompt_id'])
+    .where('a.org_id', '=', orgId)
+    .where('r.org_id', '=', orgId)
+    .where('a.external_key', 'in', keys.length > 0 ? keys : [''])
+    .execute();
+}

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from './connect.ts';
-import type { RunsTable } from './types.ts';
+import type { RunPromptsTable, RunsTable } from './types.ts';
 
 // The writes an import and the publish commands make to runs, and the reads they decide from.
 
@@ -81,4 +81,45 @@ export async function findRunId(db: Db, orgId: number, ref: number | string): Pr
     : query.where('external_id', '=', ref)
   ).executeTakeFirst();
   return row?.id;
+}
+
+/** An organization's runs with these external ids, as an import decides from them. */
+export function runsByExternalId(db: Db, orgId: number, externalIds: readonly string[]) {
+  return db
+    .selectFrom('runs')
+    .select([
+      'id',
+      'external_id as externalId',
+      'brand_id as brandId',
+      'category_id as categoryId',
+      'status',
+      'methodology',
+      'is_legacy as isLegacy',
+      'published_at as publishedAt',
+    ])
+    .where('org_id', '=', orgId)
+    .where('external_id', 'in', externalIds.length > 0 ? externalIds : [''])
+    .execute();
+}
+
+/** Publishes the runs among `runIds` that are not published yet. */
+export async function publishRunsAt(db: Db, orgId: number, runIds: readonly number[], at: string) {
+  if (runIds.length === 0) return;
+  await db
+    .updateTable('runs')
+    .set({ published_at: at })
+    .where('org_id', '=', orgId)
+    .where('id', 'in', runIds)
+    .where('published_at', 'is', null)
+    .execute();
+}
+
+/** Records which prompts each run answered; pairs already there stay as they are. */
+export async function insertRunPrompts(db: Db, pairs: readonly Insertable<RunPromptsTable>[]) {
+  if (pairs.length === 0) return;
+  await db
+    .insertInto('run_prompts')
+    .values(pairs)
+    .onConflict((oc) => oc.columns(['run_id', 'prompt_id']).doNothing())
+    .execute();
 }

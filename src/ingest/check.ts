@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts';
+import { storedAnswerKeys } from '../db/responses.ts';
 import type { Methodology, RunStatus } from '../domain/answer-line.ts';
 import type { Ref } from '../domain/catalog.ts';
 import { type AnswerSource, answerKey, type Resolved, readLines, resolve, runKey } from './lines.ts';
@@ -75,18 +76,11 @@ export async function check(
     const byOrg = Map.groupBy(pending, (p) => p.orgId);
     pending = [];
     for (const [orgId, entries] of byOrg) {
-      const stored = await db
-        .selectFrom('responses as a')
-        .innerJoin('runs as r', 'r.id', 'a.run_id')
-        .select(['a.external_key', 'r.external_id', 'a.prompt_id'])
-        .where('a.org_id', '=', orgId)
-        .where('r.org_id', '=', orgId)
-        .where(
-          'a.external_key',
-          'in',
-          entries.map((e) => e.key),
-        )
-        .execute();
+      const stored = await storedAnswerKeys(
+        db,
+        orgId,
+        entries.map((e) => e.key),
+      );
       const byKey = new Map(stored.map((s) => [s.external_key, s]));
       for (const entry of entries) {
         const found = byKey.get(entry.key);

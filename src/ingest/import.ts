@@ -1,5 +1,6 @@
 import { refreshRunAggregates } from '../analytics/refresh.ts';
 import type { Db } from '../db/connect.ts';
+import { publishRunsAt } from '../db/run-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import type { RunStatus } from '../domain/answer-line.ts';
 import { answerAnalysis, defaultAnalysisThreads } from './analysis.ts';
@@ -154,19 +155,12 @@ export async function importAnswers(
             (p) => p.status === 'completed' && p.methodology !== 'legacy' && !p.existing?.publishedAt,
           )
         : [];
-      if (publish.length > 0) {
-        await trx
-          .updateTable('runs')
-          .set({ published_at: nowIso })
-          .where('org_id', '=', orgId)
-          .where(
-            'id',
-            'in',
-            publish.map((p) => runIds.get(p) as number),
-          )
-          .where('published_at', 'is', null)
-          .execute();
-      }
+      await publishRunsAt(
+        trx,
+        orgId,
+        publish.map((p) => runIds.get(p) as number),
+        nowIso,
+      );
       const refresh = [...new Set([...changed, ...publish])].map((p) => runIds.get(p) as number);
       if (refresh.length > 0) await refreshRunAggregates(trx, orgId, refresh);
       for (const p of orgPlans) {

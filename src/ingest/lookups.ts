@@ -1,3 +1,4 @@
+import { categorySubject } from '../db/catalog/competitors.ts';
 import {
   findBrand,
   findCategory,
@@ -8,6 +9,7 @@ import {
   parseAliases,
 } from '../db/catalog/refs.ts';
 import type { Db } from '../db/connect.ts';
+import { runsByExternalId } from '../db/run-writes.ts';
 import { type Analyzer, type AnalyzerSubject, createAnalyzer } from '../domain/analyzer/index.ts';
 import type { Ref } from '../domain/catalog.ts';
 
@@ -91,25 +93,11 @@ export class Lookups {
     );
   }
 
-  private runsOf(orgId: number) {
-    return this.db
-      .selectFrom('runs')
-      .select([
-        'id',
-        'external_id as externalId',
-        'brand_id as brandId',
-        'category_id as categoryId',
-        'status',
-        'methodology',
-        'is_legacy as isLegacy',
-        'published_at as publishedAt',
-      ])
-      .where('org_id', '=', orgId);
-  }
-
   run(orgId: number, externalId: string): Promise<ExistingRun | undefined> {
-    return cached(this.caches.runs, runCacheKey(orgId, externalId), () =>
-      this.runsOf(orgId).where('external_id', '=', externalId).executeTakeFirst(),
+    return cached(
+      this.caches.runs,
+      runCacheKey(orgId, externalId),
+      async () => (await runsByExternalId(this.db, orgId, [externalId]))[0],
     );
   }
 
@@ -121,7 +109,7 @@ export class Lookups {
     const unseen = [...new Set(externalIds)].filter((id) => !this.caches.runs.has(runCacheKey(orgId, id)));
     for (let i = 0; i < unseen.length; i += PREFETCH_CHUNK) {
       const chunk = unseen.slice(i, i + PREFETCH_CHUNK);
-      const rows = await this.runsOf(orgId).where('external_id', 'in', chunk).execute();
+      const rows = await runsByExternalId(this.db, orgId, chunk);
       const found = new Map(rows.map((row) => [row.externalId, row]));
       for (const id of chunk) this.caches.runs.set(runCacheKey(orgId, id), found.get(id));
     }
@@ -130,21 +118,7 @@ export class Lookups {
   async context(orgId: number, categoryId: number): Promise<CategoryContext> {
     const known = this.caches.contexts.get(categoryId);
     if (known) return known;
-    const brand = await this.db
-      .selectFrom('categories as c')
-      .innerJoin('brands as b', 'b.id', 'c.brand_id')
-      .select(['b.name', 'b.aliases', 'b.website'])
-      .where('c.org_id', '=', orgId)
-      .where('b.org_id', '=', orgId)
-      .where('c.id', '=', categoryId)
-      .executeTakeFirstOrThrow();
-    const competitors = await this.db
-      .selectFrom('competitors')
-      .select(['id', 'name', 'canonical_key', 'canonical_name', 'aliases'])
-      .where('org_id', '=', orgId)
-      .where('category_id', '=', categoryId)
-      .orderBy('id')
-      .execute();
+    const { brand, competitors } = await categorySubject(this.db, orgId, categoryId);
     const subject: AnalyzerSubject = {
       brand: { name: brand.name, aliases: parseAliases(brand.aliases), website: brand.website },
       competitors: competitors.map((c) => ({

@@ -1,6 +1,8 @@
-import { type Insertable, sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import { insertRows } from '../db/bulk-insert.ts';
+import { tallyCandidates } from '../db/catalog/competitors.ts';
 import type { Db } from '../db/connect.ts';
+import { insertRunPrompts } from '../db/run-writes.ts';
 import type {
   ResponseCitationsTable,
   ResponseMentionsTable,
@@ -146,13 +148,7 @@ export class AnswerWriter {
   /** Writes what was gathered across batches; returns how many candidate names were seen. */
   async finish(): Promise<number> {
     const pairs = [...this.runPrompts.values()];
-    for (let i = 0; i < pairs.length; i += ROWS) {
-      await this.db
-        .insertInto('run_prompts')
-        .values(pairs.slice(i, i + ROWS))
-        .onConflict((oc) => oc.columns(['run_id', 'prompt_id']).doNothing())
-        .execute();
-    }
+    for (let i = 0; i < pairs.length; i += ROWS) await insertRunPrompts(this.db, pairs.slice(i, i + ROWS));
     const tallies = [...this.candidates].map(([id, t]) => ({
       org_id: t.orgId,
       brand_id: t.brandId,
@@ -163,19 +159,7 @@ export class AnswerWriter {
       first_seen_at: t.first,
       last_seen_at: t.last,
     }));
-    for (let i = 0; i < tallies.length; i += ROWS) {
-      await this.db
-        .insertInto('competitor_candidates')
-        .values(tallies.slice(i, i + ROWS))
-        .onConflict((oc) =>
-          oc.columns(['category_id', 'canonical_key']).doUpdateSet({
-            answers: sql`competitor_candidates.answers + excluded.answers`,
-            first_seen_at: sql`case when excluded.first_seen_at < competitor_candidates.first_seen_at then excluded.first_seen_at else competitor_candidates.first_seen_at end`,
-            last_seen_at: sql`case when excluded.last_seen_at > competitor_candidates.last_seen_at then excluded.last_seen_at else competitor_candidates.last_seen_at end`,
-          }),
-        )
-        .execute();
-    }
+    for (let i = 0; i < tallies.length; i += ROWS) await tallyCandidates(this.db, tallies.slice(i, i + ROWS));
     return tallies.length;
   }
 }

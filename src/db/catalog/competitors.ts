@@ -1,6 +1,8 @@
+import { type Insertable, sql } from 'kysely';
 import { canonicalKey } from '../../domain/analyzer/index.ts';
 import { validAliases, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
+import type { CompetitorCandidatesTable } from '../types.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord } from './refs.ts';
 
 // A category's tracked competitors. The canonical key (analyzer/names.ts) is the competitor's
@@ -93,4 +95,40 @@ export async function listCandidates(
     firstSeenAt: r.first_seen_at,
     lastSeenAt: r.last_seen_at,
   }));
+}
+
+/** What the analyzer of a category is built from: its brand's names and its competitors. */
+export async function categorySubject(db: Db, orgId: number, categoryId: number) {
+  const brand = await db
+    .selectFrom('categories as c')
+    .innerJoin('brands as b', 'b.id', 'c.brand_id')
+    .select(['b.name', 'b.aliases', 'b.website'])
+    .where('c.org_id', '=', orgId)
+    .where('b.org_id', '=', orgId)
+    .where('c.id', '=', categoryId)
+    .executeTakeFirstOrThrow();
+  const competitors = await db
+    .selectFrom('competitors')
+    .select(['id', 'name', 'canonical_key', 'canonical_name', 'aliases'])
+    .where('org_id', '=', orgId)
+    .where('category_id', '=', categoryId)
+    .orderBy('id')
+    .execute();
+  return { brand, competitors };
+}
+
+/** Adds answers seen naming untracked competitors to their tallies, widening the seen span. */
+export async function tallyCandidates(db: Db, rows: readonly Insertable<CompetitorCandidatesTable>[]) {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('competitor_candidates')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['category_id', 'canonical_key']).doUpdateSet({
+        answers: sql`competitor_candidates.answers + excluded.answers`,
+        first_seen_at: sql`case when excluded.first_seen_at < competitor_candidates.first_seen_at then excluded.first_seen_at else competitor_candidates.first_seen_at end`,
+        last_seen_at: sql`case when excluded.last_seen_at > competitor_candidates.last_seen_at then excluded.last_seen_at else competitor_candidates.last_seen_at end`,
+      }),
+    )
+    .execute();
 }
