@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from './connect.ts';
-import { eligibleFlag, eligiblePrompt, visibleRun } from './predicates.ts';
+import { eligibleFlag, eligiblePrompt, lastVisibleRunAt } from './predicates.ts';
 import { type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
 import type { Database } from './types.ts';
@@ -142,17 +142,7 @@ function brandFigures(eb: BrandScope, orgId: number) {
     return query;
   };
   return [
-    // When the latest visible run finished: a backward seek on runs_brand that stops at the first.
-    eb
-      .selectFrom('runs as r')
-      .select('r.finished_at')
-      .where('r.org_id', '=', orgId)
-      .whereRef('r.brand_id', '=', 'b.id')
-      .where('r.finished_at', 'is not', null)
-      .where(visibleRun)
-      .orderBy('r.finished_at', 'desc')
-      .limit(1)
-      .as('last_run_at'),
+    lastVisibleRunAt(orgId, 'b.id').as('last_run_at'),
     eb
       .selectFrom('categories as c')
       .select((e) => e.fn.countAll<number>().as('n'))

@@ -1,5 +1,5 @@
 import type { Db } from './connect.ts';
-import { visibleRun } from './predicates.ts';
+import { lastVisibleRunAt } from './predicates.ts';
 import { categoryPromptCounts, type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
 
@@ -71,19 +71,7 @@ export async function listCategories(
   page: { offset: number; pageSize: number },
 ): Promise<CategoryRecord[]> {
   const rows = await categoriesOf(db, orgId, brandId, filters)
-    // A backward seek on the runs_category index to the latest visible run, however many it has had.
-    .select((eb) =>
-      eb
-        .selectFrom('runs as r')
-        .select('r.finished_at')
-        .where('r.org_id', '=', orgId)
-        .whereRef('r.category_id', '=', 'c.id')
-        .where('r.finished_at', 'is not', null)
-        .where(visibleRun)
-        .orderBy('r.finished_at', 'desc')
-        .limit(1)
-        .as('last_run_at'),
-    )
+    .select(lastVisibleRunAt(orgId, 'c.id').as('last_run_at'))
     .select(['c.id', 'c.brand_id', 'c.name', 'c.description', 'c.is_archived', 'c.created_at'])
     .orderBy((eb) => eb.fn('lower', ['c.name']))
     .orderBy('c.id')

@@ -35,3 +35,15 @@ export function eligiblePromptsOf(
   if (scope.categoryIds) query = query.where('p.category_id', 'in', scope.categoryIds);
   return query;
 }
+
+/**
+ * When the latest visible run of a brand (`b.id`) or a category (`c.id`) finished, as a correlated
+ * subquery: a backward seek on runs_brand / runs_category that stops at the first visible run,
+ * however many runs there have been.
+ */
+export function lastVisibleRunAt(orgId: number, of: 'b.id' | 'c.id') {
+  const owner = sql.ref(of === 'b.id' ? 'r.brand_id' : 'r.category_id');
+  return sql<
+    string | null
+  >`(select r.finished_at from runs as r where r.org_id = ${orgId} and ${owner} = ${sql.ref(of)} and r.finished_at is not null and ${visibleRun} order by r.finished_at desc limit 1)`;
+}
