@@ -53,6 +53,10 @@ export async function writeMonitoredHistory(
       if (asks.length === 0) break;
       for (const ask of asks) await executeAsk(deps, ask);
     }
-    due = (await findBrandMonitoring(db, brand.orgId, brand.id))?.nextRunAt ?? null;
+    const next = (await findBrandMonitoring(db, brand.orgId, brand.id))?.nextRunAt ?? null;
+    // The schedule must have moved on, else this loop would plan the same slot forever.
+    if (next !== null && Date.parse(next) <= Date.parse(due))
+      throw new Error(`demo brand ${brand.spec.name}: the schedule did not move past ${due}`);
+    due = next;
   }
 }
