@@ -56,8 +56,13 @@ describe('sightline start and demo seed', () => {
       env: { ...box.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const output = await waitForOutput(child, /API docs: \S+\n/, 120_000);
-    return { child, output };
+    try {
+      return { child, output: await waitForOutput(child, /API docs: \S+\n/, 120_000) };
+    } catch (error) {
+      // A start that never got to serving (still seeding, say) must not outlive the test file.
+      child.kill('SIGKILL');
+      throw error;
+    }
   }
 
   async function stop(child: ChildProcess): Promise<number | null> {
