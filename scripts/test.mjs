@@ -25,12 +25,14 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // These need PostgreSQL or Redis themselves; the embedded pass leaves them to the second one.
 // SQLite's own query plans: the production pass has another planner, which this file does not read.
 // `sightline start` is the embedded default (README); its parts on PostgreSQL (migrate, keys, the
-// demo seed, the served app) are tested there on their own. The rest touch neither a database nor Redis
+// demo seed, the served app) are tested there on their own. The demo's determinism is the
+// generator's (on PostgreSQL, parity.test compares the demo seeded there with SQLite's). The rest touch neither a database nor Redis
 // (pure computation, or engines behind fake vendor servers): the production pass would repeat them
 // word for word.
 const EMBEDDED_ONLY = new Set([
   'test/read-plans.test.ts',
   'test/cli-start.test.ts',
+  'test/demo-determinism.test.ts',
   'test/analytics-blocks.test.ts',
   'test/analyzer.test.ts',
   'test/budget.test.ts',
@@ -57,6 +59,7 @@ const SERVICE_ONLY = new Set([
 // pass ends waiting on one of them alone.
 const LONGEST_FIRST = [
   'test/demo.test.ts',
+  'test/demo-determinism.test.ts',
   'test/cli.test.ts',
   'test/cli-start.test.ts',
   'test/operator.test.ts',
