@@ -98,6 +98,9 @@ describe('sightline CLI: schema, organizations and keys', () => {
       /^sightline: no organization with slug "nobody"/,
     );
     assertFails(box.cli('frobnicate'), 2, /unknown command/);
+    // Names an object has of its own are commands no more than any other word.
+    for (const word of ['constructor', '__proto__', 'toString'])
+      assertFails(box.cli(word), 2, new RegExp(`unknown command '${word}'`));
     assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
   });
 

@@ -36,35 +36,35 @@ const mcp: Group = () => import('./commands/mcp.ts');
 // The files that define each top-level command. A command loads only its own (and what they
 // import): every library at once (fastify, pdfkit, three vendor SDKs, MCP) costs about a second
 // of start-up, which a one-line `orgs list` should not pay. Help and unknown commands load all.
-const COMMANDS: Record<string, Group[]> = {
-  start: [start],
-  serve: [serve],
-  migrate: [serve],
-  demo: [demo],
-  orgs: [orgs],
-  keys: [keys],
-  reports: [reports],
-  brands: [brands],
-  categories: [categories],
-  prompts: [prompts],
-  competitors: [competitors],
-  runs: [runs],
-  analyze: [analyze],
-  engines: [engines],
-  monitor: [monitor],
+// A Map, not an object: `sightline constructor` must be an unknown command, not Object's own.
+const COMMANDS = new Map<string, Group[]>([
+  ['start', [start]],
+  ['serve', [serve]],
+  ['migrate', [serve]],
+  ['demo', [demo]],
+  ['orgs', [orgs]],
+  ['keys', [keys]],
+  ['reports', [reports]],
+  ['brands', [brands]],
+  ['categories', [categories]],
+  ['prompts', [prompts]],
+  ['competitors', [competitors]],
+  ['runs', [runs]],
+  ['analyze', [analyze]],
+  ['engines', [engines]],
+  ['monitor', [monitor]],
   // `draft` joins the group after the other `recommendations` commands.
-  recommendations: [recommendations, recommendationDrafts],
-  worker: [worker],
-  mcp: [mcp],
-};
+  ['recommendations', [recommendations, recommendationDrafts]],
+  ['worker', [worker]],
+  ['mcp', [mcp]],
+]);
 
 const program = new Command('sightline')
   .description('Sightline: brand-visibility monitoring API and operator tools.')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-const named = COMMANDS[process.argv[2] ?? ''];
-const groups = named ?? [...new Set(Object.values(COMMANDS).flat())];
+const groups = COMMANDS.get(process.argv[2] ?? '') ?? [...new Set([...COMMANDS.values()].flat())];
 for (const group of await Promise.all(groups.map((load) => load()))) group.register(program);
 
 try {

@@ -84,9 +84,9 @@ export async function writeCatalog(db: Db, anchor: number): Promise<CatalogIds> 
         executive_summary: spec.executiveSummary,
         executive_summary_updated_at: spec.executiveSummary ? iso(anchor - 2 * DAY_MS + 9 * 3_600_000) : null,
         monitoring_interval_hours: 24,
-        // Monitoring stays off (the schema's default: asking engines costs money), so no brand has
-        // a next run: the history below was captured elsewhere and imported, and a worker started
-        // on the demo database asks nothing until an operator turns a schedule on.
+        // Monitoring starts off (the schema's default: asking engines costs money): an imported
+        // brand keeps it off, so a worker on the demo database never asks a real engine for it; the
+        // brand Sightline monitors itself gets its schedule from write-monitored.ts.
         next_monitored_run_at: null,
         created_at: created,
         updated_at: iso(anchor - spec.historyUntilDaysAgo * DAY_MS + 6 * 3_600_000),
