@@ -4,7 +4,7 @@
 import { SightlineError } from '../clients/typescript/src/index.ts';
 
 /** The API's answer, or why the service could not be reached (fetch hides that in `cause`). */
-export function oneLine(error: unknown): string {
+function oneLine(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   return error instanceof SightlineError || !cause ? error.message : `${error.message}: ${cause}`;

@@ -141,6 +141,10 @@ for (const [transport, connect] of [
       assert.equal(out.score.latest, history.windowedDelta.latestScore);
       assert.equal(out.score.delta, history.windowedDelta.delta);
       assert.equal(out.score.deltaSuppressedReason, history.windowedDelta.suppressedReason);
+      assert.deepEqual(out.score.interval, history.windowedDelta.latestScoreInterval);
+      assert.equal(out.score.intervalReason, history.windowedDelta.latestScoreIntervalReason);
+      assert.equal(out.score.significance, history.windowedDelta.significance);
+      assert.ok(out.score.interval !== null, 'the demo brand has enough prompts for a score interval');
       assert.equal(out.mentionRate.value, analytics.metrics.mentionRate.value);
       assert.deepEqual(out.mentionRate.interval, analytics.metrics.mentionRate.interval);
       assert.ok(out.mentionRate.interval !== null, 'the demo brand has enough prompts for an interval');
@@ -182,10 +186,22 @@ for (const [transport, connect] of [
       assert.equal(sources.totalCitations, analytics.sources.totalCitations);
       assert.equal(sources.totalDomains, analytics.sources.totalDomains);
       assert.deepEqual(
-        sources.sources.map((s: { domain: string; citations: number }) => [s.domain, s.citations]),
+        sources.sources.map(
+          (s: { domain: string; citations: number; interval: unknown; intervalReason: unknown }) => [
+            s.domain,
+            s.citations,
+            s.interval,
+            s.intervalReason,
+          ],
+        ),
         analytics.sources.items
           .slice(0, 3)
-          .map((s: { domain: string; count: number }) => [s.domain, s.count]),
+          .map((s: { domain: string; count: number; interval: unknown; intervalReason: unknown }) => [
+            s.domain,
+            s.count,
+            s.interval,
+            s.intervalReason,
+          ]),
       );
 
       const platforms = await call(client, 'platform_breakdown', { brandId, range: 'all' });
@@ -349,11 +365,14 @@ describe('/mcp as plain HTTP', () => {
   });
 
   it('is stateless: GET and DELETE answer 405', async () => {
-    const res = await fetch(new URL('/mcp', baseUrl), {
-      headers: { authorization: `Bearer ${demo.keys.acme}` },
-    });
-    assert.equal(res.status, 405);
-    assert.equal(res.headers.get('allow'), 'POST');
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(new URL('/mcp', baseUrl), {
+        method,
+        headers: { authorization: `Bearer ${demo.keys.acme}` },
+      });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST', method);
+    }
   });
 });
 

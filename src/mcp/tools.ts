@@ -15,7 +15,7 @@ import {
 } from '../../clients/typescript/src/index.ts';
 
 /** What every MCP session is told about the server. */
-export const SERVER_INFO = { name: 'sightline', version: '1.0.0' } as const;
+const SERVER_INFO = { name: 'sightline', version: '1.0.0' } as const;
 
 const INSTRUCTIONS =
   'Read-only brand-visibility data from Sightline: how answer engines (ChatGPT, Perplexity, Gemini, ' +
@@ -27,6 +27,9 @@ const id = (what: string) =>
   z
     .union([z.int().positive(), z.string().regex(/^[0-9]+$/)])
     .describe(`${what} id: a number, or the string id every output carries (e.g. "9").`);
+
+// The API's report type syntax (src/schemas/reports.ts); src/mcp may not import it.
+const reportType = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/);
 
 const windowInput = {
   range: z
@@ -201,6 +204,9 @@ export function createMcpServer(sl: Sightline): McpServer {
             delta: delta.delta,
             deltaSuppressedReason: delta.suppressedReason,
             span: delta.spanLabel,
+            interval: delta.latestScoreInterval,
+            intervalReason: delta.latestScoreIntervalReason,
+            significance: delta.significance,
           },
           mentionRate: figure(mentionRate),
           averageRank: figure(avgRank),
@@ -284,6 +290,7 @@ export function createMcpServer(sl: Sightline): McpServer {
             citations: s.count,
             share: s.share,
             interval: s.interval,
+            intervalReason: s.intervalReason,
             previousShare: s.previousShare,
             shareDelta: s.shareDelta,
             shareDeltaSuppressedReason: s.shareDeltaSuppressedReason,
@@ -399,9 +406,7 @@ export function createMcpServer(sl: Sightline): McpServer {
         "The brand's generated reports (executive summaries, in-depth reports, ...), newest first, with their status and, once complete, a download URL (fetch it with the same API key).",
       inputSchema: {
         brandId: id('Brand'),
-        type: z
-          .string()
-          .regex(/^[A-Za-z0-9_.-]{1,100}$/)
+        type: reportType
           .optional()
           .describe('Only this report type, e.g. executive_summary_v2 or in_depth_report.'),
         page: z.int().positive().default(1).describe('Page of 25 reports.'),
@@ -430,10 +435,7 @@ export function createMcpServer(sl: Sightline): McpServer {
         "The brand's newest report of one type, whatever its status, with its download URL once complete.",
       inputSchema: {
         brandId: id('Brand'),
-        type: z
-          .string()
-          .regex(/^[A-Za-z0-9_.-]{1,100}$/)
-          .describe('The report type, e.g. executive_summary_v2 or in_depth_report.'),
+        type: reportType.describe('The report type, e.g. executive_summary_v2 or in_depth_report.'),
       },
       annotations: READ_ONLY,
     },

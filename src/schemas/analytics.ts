@@ -223,7 +223,13 @@ export const WindowedDelta = Type.Object(
     spanLabel: Type.String(),
     suppressedReason: SuppressedReason,
     latestScoreInterval: Interval('latestScore'),
-    latestScoreIntervalReason: IntervalReason,
+    // A mean of prompt scores has no rank to agree on: never no_spread (docs/api.md).
+    latestScoreIntervalReason: Nullable(
+      Type.Enum(
+        NO_INTERVAL_REASONS.filter((r) => r !== 'no_spread'),
+        { description: 'Why latestScoreInterval is null; null when it is given.' },
+      ),
+    ),
     significance: Significance,
   },
   { $id: 'WindowedDelta' },

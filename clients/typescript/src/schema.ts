@@ -637,7 +637,7 @@ export interface components {
         low: number;
         high: number;
       } | null;
-      latestScoreIntervalReason: ('no_data' | 'too_few_prompts' | 'no_spread') | null;
+      latestScoreIntervalReason: ('no_data' | 'too_few_prompts') | null;
       significance: ('moved' | 'within_noise') | null;
     };
     BrandList: {
