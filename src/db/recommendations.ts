@@ -72,25 +72,24 @@ export async function countRecommendations(db: Db, orgId: number, brandId: numbe
 }
 
 /**
- * One page of a brand's listed recommendations: priority bucket (high, medium, low), then score
- * descending, then newest first, then id so that equal rows keep a stable order across pages.
- * Three queries per page whatever its size: the page, its artifacts, its outcomes.
+ * One page (or, with 'all', every one) of a brand's listed recommendations: priority bucket (high,
+ * medium, low), then score descending, then newest first, then id so that equal rows keep a
+ * stable order across pages. Three queries whatever the size: the rows, their artifacts, their
+ * outcomes.
  */
 export async function recommendationsPage(
   db: Db,
   orgId: number,
   brandId: number,
-  page: { offset: number; pageSize: number },
+  page: { offset: number; pageSize: number } | 'all',
 ): Promise<RecommendationRow[]> {
-  const rows = await listed(db, orgId, brandId)
+  const ordered = listed(db, orgId, brandId)
     .selectAll()
     .orderBy(priorityBucket)
     .orderBy('score', 'desc')
     .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(page.pageSize)
-    .offset(page.offset)
-    .execute();
+    .orderBy('id');
+  const rows = await (page === 'all' ? ordered : ordered.limit(page.pageSize).offset(page.offset)).execute();
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [artifacts, outcomes] = await Promise.all([artifactsOf(db, orgId, ids), outcomesOf(db, orgId, ids)]);
@@ -153,14 +152,14 @@ export async function lockBrandRecommendations(db: Db, orgId: number, brandId: n
 
 export type LiveFinding = Pick<
   Selectable<RecommendationsTable>,
-  'id' | 'finding_key' | 'status' | 'title' | 'why' | 'score' | 'priority' | 'evidence'
+  'id' | 'finding_key' | 'rec_type' | 'status' | 'title' | 'why' | 'score' | 'priority' | 'evidence'
 >;
 
 /** The brand's live generated recommendations (not superseded or deleted), by finding key. */
 export async function liveFindings(db: Db, orgId: number, brandId: number): Promise<LiveFinding[]> {
   return db
     .selectFrom('recommendations')
-    .select(['id', 'finding_key', 'status', 'title', 'why', 'score', 'priority', 'evidence'])
+    .select(['id', 'finding_key', 'rec_type', 'status', 'title', 'why', 'score', 'priority', 'evidence'])
     .where('org_id', '=', orgId)
     .where('brand_id', '=', brandId)
     .where('finding_key', '<>', '')

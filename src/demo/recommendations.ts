@@ -57,7 +57,6 @@ const ACTS: readonly Act[] = [
 ];
 
 const DRAFTED: ReadonlySet<string> = new Set(Object.keys(ARTIFACT_TYPE));
-const typeOf = (findingKey: string) => findingKey.slice(0, findingKey.indexOf(':'));
 
 /**
  * The drafting engine of the demo: the simulated one, with its defaults, whatever the operator's
@@ -81,7 +80,7 @@ async function act(db: Db, brand: { orgId: number; id: number }, a: Act, at: Dat
   const open = await openRecommendations(db, brand.orgId, brand.id);
   const target = a.last
     ? open.at(-1)
-    : ((a.drafted ? open.find((r) => DRAFTED.has(typeOf(r.finding_key))) : undefined) ?? open[0]);
+    : ((a.drafted ? open.find((r) => DRAFTED.has(r.rec_type)) : undefined) ?? open[0]);
   if (!target) return;
   if (a.action === 'delete') {
     await deleteRecommendation(db, brand.orgId, target.id, at.toISOString());
@@ -93,7 +92,7 @@ async function act(db: Db, brand: { orgId: number; id: number }, a: Act, at: Dat
     reason: a.reason,
     newId: () => prng.uuid(),
   });
-  const type = typeOf(target.finding_key);
+  const type = target.rec_type;
   if (a.review && DRAFTED.has(type)) {
     const artifact = artifactId(target.id, ARTIFACT_TYPE[type as keyof typeof ARTIFACT_TYPE]);
     await reviewArtifact(db, brand.orgId, artifact, a.review, at.toISOString());

@@ -12,14 +12,12 @@ import { type MeasuredOutcome, measureOutcomes } from './outcomes.ts';
 // follow-up, and the next publication (or `sightline recommendations generate|draft|measure`)
 // catches up.
 
-export type FollowUpLog = MonitorLog;
-
 export async function afterRunPublished(
   db: Db,
   scope: { orgId: number; brandId: number; runId: number },
   at: Date,
   drafter: Engine | null,
-  log: FollowUpLog,
+  log: MonitorLog,
 ): Promise<{ generation: Generation; drafted: DraftOutcome[]; measured: MeasuredOutcome[] } | null> {
   try {
     const generation = await generateRecommendations(db, scope, at);
@@ -52,7 +50,7 @@ export async function afterRunPublished(
 }
 
 /** The follow-up a monitoring run calls once it has published itself (`AskDeps.afterPublish`). */
-export function publicationFollowUp(db: Db, clock: () => Date, drafter: Engine | null, log: FollowUpLog) {
+export function publicationFollowUp(db: Db, clock: () => Date, drafter: Engine | null, log: MonitorLog) {
   return async (run: { orgId: number; brandId: number; runId: number }): Promise<void> => {
     await afterRunPublished(db, run, clock(), drafter, log);
   };

@@ -13,15 +13,21 @@ export interface LoadedFacts {
   facts: Facts;
 }
 
+/**
+ * `withPrevious: false` leaves the comparison window unread (facts.previous null): an outcome or a
+ * baseline is measured on its own window alone.
+ */
 export async function loadFacts(
   db: Db,
   scope: Scope,
   query: RangeQuery,
   at: Date,
   timezone: string,
+  options: { withPrevious: boolean } = { withPrevious: true },
 ): Promise<LoadedFacts> {
   const parsed = parseRange(query, at, timezone);
   if (!parsed.ok) throw new Error(`invalid analytics window: ${JSON.stringify(parsed.errors)}`);
-  const data = await loadWindow(db, scope, parsed.value);
+  const window = options.withPrevious ? parsed.value : { ...parsed.value, previous: null };
+  const data = await loadWindow(db, scope, window);
   return { window: data.window, facts: analyticsFacts(data) };
 }

@@ -30,7 +30,7 @@ import { loadFacts } from './facts.ts';
 // brand lock, and the partial unique index refuses a twin whatever happens.
 
 /** The analytics window a generation reads: the API's default range. */
-export const GENERATION_RANGE = '30d';
+const GENERATION_RANGE = '30d';
 
 /**
  * A recommendation a generation created, in its stored columns: what the artifact drafter
@@ -116,6 +116,9 @@ export async function generateRecommendations(
       const columns = columnsOf(f);
       if (existing) {
         generation.kept.push(existing.id);
+        // An acted-on recommendation keeps the figures it was acted on (refreshFinding would
+        // change nothing): no need to compare them.
+        if (existing.status !== 'open') continue;
         const changed =
           FIGURES.some((k) => existing[k] !== columns[k]) ||
           numbers(existing.evidence) !== numbers(columns.evidence);

@@ -17,7 +17,7 @@ import { loadFacts } from './facts.ts';
 // dismissed and superseded are final. Implementing records the outcome's baseline in the same
 // transaction as the state change, so an implemented recommendation always has one.
 
-export const ACTIONS = {
+const ACTIONS = {
   start: { from: ['open'], to: 'in_progress' },
   implement: { from: ['open', 'in_progress'], to: 'implemented' },
   dismiss: { from: ['open', 'in_progress'], to: 'dismissed' },
@@ -28,7 +28,7 @@ export type Action = keyof typeof ACTIONS;
 export const MAX_REASON_LENGTH = 500;
 
 /** A request the state rules refuse; nothing was changed. */
-export class LifecycleError extends Error {
+class LifecycleError extends Error {
   override name = 'LifecycleError';
 }
 
@@ -55,6 +55,7 @@ async function baselineOf(
     { range: 'custom', ...windows.baseline },
     now,
     subject.timezone,
+    { withPrevious: false },
   );
   const m = measure(
     {

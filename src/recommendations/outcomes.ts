@@ -41,6 +41,7 @@ export async function measureOutcomes(
       { range: 'custom', ...windows.current },
       options.at,
       o.timezone,
+      { withPrevious: false },
     );
     const m = measure(
       { recType: o.recType, subjectKind: o.subjectKind, subject: o.subject, evidence },

@@ -8,7 +8,7 @@ import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { liveCategories } from '../db/analytics-scope.ts';
 import type { BrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
-import { countRecommendations, recommendationsPage } from '../db/recommendations.ts';
+import { recommendationsPage } from '../db/recommendations.ts';
 import { eligiblePrompts, type ReportOrganization, runFinishTimes } from '../db/report-lookups.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { type Parsed, parseHistory, parseRange, type RangeQuery } from '../domain/windows.ts';
@@ -139,18 +139,11 @@ async function changeFeeds(db: Db, request: ReportRequestScope): Promise<PromptC
 }
 
 const OPEN = new Set(['open', 'in_progress']);
-const PAGE = 100;
 
-/** GET /api/brands/{id}/recommendations/, every page, keeping what is still to be done. */
+/** What GET /api/brands/{id}/recommendations/ lists over all its pages, keeping what is still to be done. */
 async function openRecommendations(db: Db, request: ReportRequestScope): Promise<Recommendation[]> {
-  const orgId = request.organization.id;
-  const count = await countRecommendations(db, orgId, request.brand.id);
-  const open: Recommendation[] = [];
-  for (let offset = 0; offset < count; offset += PAGE) {
-    const page = await recommendationsPage(db, orgId, request.brand.id, { offset, pageSize: PAGE });
-    open.push(...page.filter((r) => OPEN.has(r.status)).map(presentRecommendation));
-  }
-  return open;
+  const all = await recommendationsPage(db, request.organization.id, request.brand.id, 'all');
+  return all.filter((r) => OPEN.has(r.status)).map(presentRecommendation);
 }
 
 async function categoryBreakdown(db: Db, request: ReportRequestScope): Promise<CategoryFigures[]> {

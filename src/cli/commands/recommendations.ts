@@ -3,7 +3,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { requireBrand, requireOrganization } from '../../db/catalog/refs.ts';
-import { countRecommendations, recommendationsPage } from '../../db/recommendations.ts';
+import { recommendationsPage } from '../../db/recommendations.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import { draftCreated } from '../../recommendations/artifacts.ts';
 import { generateRecommendations } from '../../recommendations/generate.ts';
@@ -12,7 +12,7 @@ import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
 import { monitorLogger } from './monitor.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { formatTable, print, withDatabase } from './support.ts';
+import { formatTable, print, realCalendarDay, withDatabase } from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,11 +24,10 @@ export function parseRecommendationId(value: string): string {
 /** A moment no later than now: YYYY-MM-DD (00:00 UTC) or a date-time with Z or an offset. */
 export function parseAt(value: string): Date {
   const shaped = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value);
-  const [year = 0, month = 0, day = 0] = value.slice(0, 10).split('-').map(Number);
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  const realDay = probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
   const time =
-    shaped && realDay ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : Number.NaN;
+    shaped && realCalendarDay(value)
+      ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
+      : Number.NaN;
   if (Number.isNaN(time))
     throw new InvalidArgumentError(
       'expected an ISO-8601 date or date-time with an offset, such as 2026-03-01T09:00:00Z.',
@@ -87,8 +86,7 @@ export function register(program: Command): void {
     .action(async (options: { org: string; brand: Ref }) => {
       const rows = await withOrganization(options.org, async (db, org) => {
         const brand = await requireBrand(db, org.id, options.brand, org.slug);
-        const count = await countRecommendations(db, org.id, brand.id);
-        return recommendationsPage(db, org.id, brand.id, { offset: 0, pageSize: Math.max(1, count) });
+        return recommendationsPage(db, org.id, brand.id, 'all');
       });
       if (rows.length === 0) {
         print('No recommendations (sightline recommendations generate makes them from the analytics).');

@@ -89,7 +89,7 @@ export function parseExpiresIn(value: string): string {
 }
 
 /** True when a YYYY-MM-DD prefix names a real day (Date.parse rolls 02-30 over to March). */
-function realCalendarDay(value: string): boolean {
+export function realCalendarDay(value: string): boolean {
   const [year = 0, month = 0, day = 0] = value.slice(0, 10).split('-').map(Number);
   const probe = new Date(Date.UTC(year, month - 1, day));
   return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;

@@ -1,11 +1,4 @@
-import {
-  type CompetitorInfo,
-  type MentionDomain,
-  metrics,
-  platforms,
-  type Side,
-  usable,
-} from '../analytics.ts';
+import { type CompetitorInfo, type MentionDomain, platforms, type Side, usable } from '../analytics.ts';
 import type { Estimate } from '../uncertainty.ts';
 
 // The analytics numbers the recommendation rules and the outcome metrics read, derived from the
@@ -52,9 +45,6 @@ export interface DomainFacts {
 }
 
 export interface SideFacts {
-  samples: number;
-  /** The brand's mention rate over the side, as `metrics` serves it. */
-  mentionRate: Estimate & { numerator: number; denominator: number };
   prompts: Map<number, PromptFacts>;
   engines: Map<string, EngineFacts>;
 }
@@ -72,20 +62,19 @@ export interface FactsInput {
   previous: Side | null;
 }
 
-const emptyRanked = (): Ranked => ({ mentions: 0, rankedWeight: 0, rankWeighted: 0 });
+export const emptyRanked = (): Ranked => ({ mentions: 0, rankedWeight: 0, rankWeighted: 0 });
 
 /** Σ weight·rank / Σ weight over ranked mentions; null when none was ranked. */
 export const averageRank = (r: Ranked): number | null =>
   r.rankedWeight > 0 ? r.rankWeighted / r.rankedWeight : null;
 
-function add(into: Ranked, from: Ranked): void {
+export function addRanked(into: Ranked, from: Ranked): void {
   into.mentions += from.mentions;
   into.rankedWeight += from.rankedWeight;
   into.rankWeighted += from.rankWeighted;
 }
 
 function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefined): SideFacts {
-  const m = metrics(side, null);
   const prompts = new Map<number, PromptFacts>();
   const prompt = (promptId: number) => {
     let facts = prompts.get(promptId);
@@ -98,7 +87,7 @@ function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefin
   for (const g of usable(side.perPrompt.observations)) {
     const facts = prompt(g.promptId);
     facts.samples += g.weight;
-    add(facts.brand, {
+    addRanked(facts.brand, {
       mentions: g.mentionedWeight,
       rankedWeight: g.rankedWeight,
       rankWeighted: g.rankWeighted,
@@ -109,7 +98,7 @@ function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefin
     if (key === undefined) continue;
     const competitors = prompt(c.promptId).competitors;
     const ranked = competitors.get(key) ?? emptyRanked();
-    add(ranked, c);
+    addRanked(ranked, c);
     competitors.set(key, ranked);
   }
 
@@ -135,7 +124,7 @@ function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefin
       engines.set(g.model, engine);
     }
     engine.samples += g.weight;
-    add(engine.brand, {
+    addRanked(engine.brand, {
       mentions: g.mentionedWeight,
       rankedWeight: g.rankedWeight,
       rankWeighted: g.rankWeighted,
@@ -144,16 +133,7 @@ function sideFacts(side: Side, keyOf: (competitorId: number) => string | undefin
     engine.sentiment.neutral += g.neutralWeight;
     engine.sentiment.negative += g.negativeWeight;
   }
-  return {
-    samples: m.sampleCount,
-    mentionRate: {
-      ...m.mentionRate.estimate,
-      numerator: m.mentionRate.numerator,
-      denominator: m.mentionRate.denominator,
-    },
-    prompts,
-    engines,
-  };
+  return { prompts, engines };
 }
 
 function domainFacts(domains: readonly MentionDomain[], keyOf: (id: number) => string | undefined) {

@@ -1,6 +1,7 @@
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../recommendation-evidence.ts';
+import { roundRate, roundTo } from '../scoring.ts';
 import { type Estimate, sampleProportionInterval } from '../uncertainty.ts';
-import { averageRank, type EngineFacts, type Facts, type Ranked } from './facts.ts';
+import { addRanked, averageRank, type EngineFacts, emptyRanked, type Facts, type Ranked } from './facts.ts';
 
 // The recommendation rules (docs/recommendations.md): each reads the analytics facts of one
 // window and returns the findings that hold, with the numbers they rest on (evidence) and a
@@ -80,11 +81,6 @@ export const MEASUREMENT_WINDOW_DAYS = 30;
 
 // ---- Score ----
 
-const round = (x: number, decimals: number) => {
-  const factor = 10 ** decimals;
-  return Math.round(Number((x * factor).toPrecision(12))) / factor;
-};
-
 /**
  * Confidence from a 95 % interval: 1 − 2 × its half-width (in the rate's 0–1 unit), so ±10
  * points give 0.8 and ±25 points 0.5; no interval (no data) gives the floor. Two decimals.
@@ -92,7 +88,7 @@ const round = (x: number, decimals: number) => {
 export function confidenceOf(estimate: Estimate): number {
   if (!estimate.limits) return CONFIDENCE_FLOOR;
   const halfWidth = (estimate.limits.high - estimate.limits.low) / 2;
-  return round(Math.max(CONFIDENCE_FLOOR, 1 - 2 * halfWidth), 2);
+  return roundTo(Math.max(CONFIDENCE_FLOOR, 1 - 2 * halfWidth), 2);
 }
 
 /** Confidence of a figure whose value is not a rate (a rank): the widest interval n samples can give (p = ½). */
@@ -103,7 +99,7 @@ const worstCaseConfidence = (samples: number) => confidenceOf(sampleProportionIn
  * it fully, effort at most halves it (a costly fix of a large, sure gap still ranks).
  */
 export function scoreOf(parts: { impact: number; effort: number; confidence: number }): number {
-  return round(100 * parts.impact * parts.confidence * (1 - parts.effort / 2), 1);
+  return roundTo(100 * parts.impact * parts.confidence * (1 - parts.effort / 2), 1);
 }
 
 export function priorityOf(score: number): Priority {
@@ -146,7 +142,7 @@ type Draft = Omit<Finding, 'findingKey' | 'effort' | 'score' | 'priority' | 'mea
 };
 
 /** The metric an outcome follows for each type, in words. */
-export const METRIC_WORDS: Record<RecType, string> = {
+const METRIC_WORDS: Record<RecType, string> = {
   content_gap: "the prompt's brand mention rate",
   citation_outreach: "the domain's share of the citations in answers naming the brand",
   sentiment_risk: "the engine's share of negative mentions of the brand",
@@ -156,7 +152,7 @@ export const METRIC_WORDS: Record<RecType, string> = {
 
 function finish(draft: Draft): Finding {
   const effort = EFFORT[draft.recType];
-  const impact = round(Math.min(1, Math.max(0, draft.impact)), 2);
+  const impact = roundTo(Math.min(1, Math.max(0, draft.impact)), 2);
   const score = scoreOf({ impact, effort, confidence: draft.confidence });
   return {
     ...draft,
@@ -169,19 +165,19 @@ function finish(draft: Draft): Finding {
   };
 }
 
-const pct = (x: number) => `${round(x * 100, 1)}%`;
-const rate = (x: number) => round(x, 4);
+const pct = (x: number) => `${roundTo(x * 100, 1)}%`;
+const rate = roundRate;
 const days = (w: { start: string; end: string }) =>
   Math.round((Date.parse(w.end) - Date.parse(w.start)) / 86_400_000);
 const windowWords = (ctx: RuleContext) => `the ${days(ctx.window)} days to ${ctx.window.end.slice(0, 10)}`;
 const quote = (text: string) => `"${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The most-mentioned competitor of a prompt (ties: the first key). */
-function topCompetitor(competitors: ReadonlyMap<string, Ranked>): [string, Ranked] | undefined {
+/** The competitors named in a prompt's answers, most mentioned first (ties: by key). */
+function namedCompetitors(competitors: ReadonlyMap<string, Ranked>): [string, Ranked][] {
   return [...competitors]
     .filter(([, r]) => r.mentions > 0)
-    .sort(([ka, a], [kb, b]) => b.mentions - a.mentions || byKey(ka, kb))[0];
+    .sort(([ka, a], [kb, b]) => b.mentions - a.mentions || byKey(ka, kb));
 }
 
 /**
@@ -193,7 +189,8 @@ export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   for (const p of prompts) {
     const prompt = ctx.prompts.get(p.promptId);
-    const top = topCompetitor(p.competitors);
+    const competitors = namedCompetitors(p.competitors);
+    const top = competitors[0];
     if (!prompt || !top || p.samples < CONTENT_GAP_MIN_SAMPLES) continue;
     const others = prompts.filter((o) => o !== p);
     const usualAnswers = others.reduce((sum, o) => sum + o.samples, 0);
@@ -204,10 +201,10 @@ export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
     const competitorName = facts.competitors.get(top[0])?.name ?? top[0];
     if (competitorRate < CONTENT_GAP_MIN_COMPETITOR_RATE || competitorRate <= brandRate) continue;
     if (brandRate > CONTENT_GAP_FAR_BELOW * (usual ?? 0)) continue;
-    const named = [...p.competitors]
-      .filter(([, r]) => r.mentions > 0)
-      .sort(([ka, a], [kb, b]) => b.mentions - a.mentions || byKey(ka, kb))
-      .map(([key, r]) => ({ name: facts.competitors.get(key)?.name ?? key, answers: r.mentions }));
+    const named = competitors.map(([key, r]) => ({
+      name: facts.competitors.get(key)?.name ?? key,
+      answers: r.mentions,
+    }));
     findings.push(
       finish({
         recType: 'content_gap',
@@ -348,12 +345,8 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
     const others = engines.filter((o) => o !== e);
     if (others.length === 0) continue;
     const otherSamples = others.reduce((sum, o) => sum + o.samples, 0);
-    const otherBrand: Ranked = { mentions: 0, rankedWeight: 0, rankWeighted: 0 };
-    for (const o of others) {
-      otherBrand.mentions += o.brand.mentions;
-      otherBrand.rankedWeight += o.brand.rankedWeight;
-      otherBrand.rankWeighted += o.brand.rankWeighted;
-    }
+    const otherBrand = emptyRanked();
+    for (const o of others) addRanked(otherBrand, o.brand);
     const engineRate = e.samples > 0 ? e.brand.mentions / e.samples : 0;
     const otherRate = otherSamples > 0 ? otherBrand.mentions / otherSamples : 0;
     const [engineRank, otherRank] = [averageRank(e.brand), averageRank(otherBrand)];
@@ -375,7 +368,7 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
       `against ${otherBrand.mentions} of ${otherSamples} (${pct(otherRate)}) on ${otherLabels}`;
     const rankWords =
       engineRank !== null && otherRank !== null
-        ? `${ctx.brandName}'s average rank was ${round(engineRank, 2)} over ${e.brand.rankedWeight} ranked mentions on ${e.label} against ${round(otherRank, 2)} over ${otherBrand.rankedWeight} elsewhere`
+        ? `${ctx.brandName}'s average rank was ${roundTo(engineRank, 2)} over ${e.brand.rankedWeight} ranked mentions on ${e.label} against ${roundTo(otherRank, 2)} over ${otherBrand.rankedWeight} elsewhere`
         : '';
     findings.push(
       finish({
@@ -388,7 +381,7 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
         suggestedAction: `Check which sources ${e.label} cites for these prompts and make sure they describe ${ctx.brandName}; ${e.label} favours what it can retrieve.`,
         expectedImpact: byRate
           ? `The mention rate on ${e.label} moves towards the ${pct(otherRate)} of the other engines.`
-          : `The average rank on ${e.label} moves towards ${round(otherRank ?? 0, 2)}.`,
+          : `The average rank on ${e.label} moves towards ${roundTo(otherRank ?? 0, 2)}.`,
         impact: byRate
           ? otherRate - engineRate
           : ((engineRank ?? 0) - (otherRank ?? 0)) / ENGINE_GAP_FULL_IMPACT_RANKS,
@@ -407,9 +400,9 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
           otherSamples,
           otherMentions: otherBrand.mentions,
           otherMentionRate: rate(otherRate),
-          averageRank: engineRank === null ? null : round(engineRank, 2),
+          averageRank: engineRank === null ? null : roundTo(engineRank, 2),
           rankedMentions: e.brand.rankedWeight,
-          otherAverageRank: otherRank === null ? null : round(otherRank, 2),
+          otherAverageRank: otherRank === null ? null : roundTo(otherRank, 2),
           otherRankedMentions: otherBrand.rankedWeight,
         },
       }),
@@ -456,7 +449,7 @@ export function competitorDisplacements(facts: Facts, ctx: RuleContext): Finding
       (sum, p) => sum + (facts.current.prompts.get(p.promptId)?.competitors.get(key)?.rankedWeight ?? 0),
       0,
     );
-    const rank = (r: number | null) => (r === null ? 'unranked' : String(round(r, 2)));
+    const rank = (r: number | null) => (r === null ? 'unranked' : String(roundTo(r, 2)));
     const cases = prompts
       .map(
         (p) =>
@@ -481,10 +474,10 @@ export function competitorDisplacements(facts: Facts, ctx: RuleContext): Finding
           competitorRankedMentions: ranked,
           prompts: prompts.map((p) => ({
             promptId: p.promptId,
-            previousBrandRank: round(p.before[0], 2),
-            previousCompetitorRank: p.before[1] === null ? null : round(p.before[1], 2),
-            brandRank: p.now[0] === null ? null : round(p.now[0], 2),
-            competitorRank: round(p.now[1], 2),
+            previousBrandRank: roundTo(p.before[0], 2),
+            previousCompetitorRank: p.before[1] === null ? null : roundTo(p.before[1], 2),
+            brandRank: p.now[0] === null ? null : roundTo(p.now[0], 2),
+            competitorRank: roundTo(p.now[1], 2),
           })),
         },
       }),
