@@ -493,7 +493,7 @@ describe('re-generation', () => {
     assert.deepEqual(await rows(s), before);
   });
 
-  it('supersedes an open recommendation whose finding no longer holds, and a new finding gets a new one', async () => {
+  it('supersedes an open recommendation whose finding no longer holds, once', async () => {
     const s = await gapBrand();
     const [p1] = s.prompts as [number];
     const first = await generate(s);
@@ -507,8 +507,40 @@ describe('re-generation', () => {
     assert.deepEqual([row?.id, row?.status, row?.superseded_at], [id, 'superseded', later.toISOString()]);
     // The list the API serves leaves it out.
     assert.equal(await countRecommendations(db, s.b.orgId, s.b.brandId), 0);
-    // Generating again changes nothing; the finding coming back is a new recommendation.
-    assert.deepEqual((await generate(s, later)).superseded, []);
+    // Generating again supersedes nothing more and brings nothing back.
+    assert.deepEqual(await generate(s, later), { created: [], kept: [], superseded: [] });
+  });
+
+  it('refreshes an open recommendation whose figures moved, keeping its id', async () => {
+    const s = await gapBrand();
+    const [p1] = s.prompts as [number];
+    const first = await generate(s);
+    const id = first.created[0]?.id as string;
+    const [before] = await rows(s);
+    // One more P1 answer naming Rival and not Acme: P1 Rival 4 of 5, Acme 0 of 5; P2 still 4/4.
+    await run(s, '2026-03-02T10:00:00.000Z', [{ prompt: p1, mentions: [{ competitor: s.rival, rank: 1 }] }]);
+    const later = new Date('2026-03-03T12:00:00.000Z');
+    assert.deepEqual(await generate(s, later), { created: [], kept: [id], superseded: [] });
+    const [row] = await rows(s);
+    // impact = 0.8 − 0 = 0.8; confidence (0 of 5): Wilson's upper limit 3.8415 / 8.8415 = 0.4345,
+    // so 1 − 0.4345 = 0.5655 → 0.57; effort 0.4; score = 100 × 0.8 × 0.57 × 0.8 = 36.48 → 36.5.
+    assert.deepEqual(row && figures(row), {
+      key: `content_gap:prompt:${p1}`,
+      impact: 0.8,
+      effort: 0.4,
+      confidence: 0.57,
+      score: 36.5,
+      priority: 'medium',
+    });
+    assert.equal(
+      row?.why,
+      'In the 30 days to 2026-03-03, Rival was named in 4 of 5 answers (80%) to "Best tool 1?" and Acme in 0 (0%), ' +
+        'against 100% across its other prompts (4 of 4 answers).',
+    );
+    assert.deepEqual(
+      [row?.id, row?.status, row?.created_at, row?.updated_at],
+      [id, 'open', before?.created_at, later.toISOString()],
+    );
   });
 
   it('keeps an acted-on recommendation when its finding no longer holds', async () => {
@@ -546,10 +578,17 @@ describe('tenancy', () => {
     const ours = await acme();
     const generation = await generate(ours);
     assert.deepEqual(generation, { created: [], kept: [], superseded: [] });
-    assert.deepEqual(await rows(theirs), []);
+    // No row for either brand, under either organization.
+    const all = () =>
+      db
+        .selectFrom('recommendations')
+        .select(['org_id', 'brand_id'])
+        .where('brand_id', 'in', [ours.b.brandId, theirs.b.brandId])
+        .execute();
+    assert.deepEqual(await all(), []);
     // Naming Globex's brand under Acme's organization finds nothing to generate for.
     await assert.rejects(generateRecommendations(db, { orgId, brandId: theirs.b.brandId }, AT), /Not found/);
-    assert.deepEqual(await rows(theirs), []);
+    assert.deepEqual(await all(), []);
   });
 });
 
