@@ -1,5 +1,6 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 import type { Database } from './types.ts';
 
 // Inserting many rows of one table: the import's answers, mentions and citations and the per-run
@@ -17,7 +18,10 @@ const SQLITE_ROWS = 500;
 const SQLITE_PARAMETERS = 32_000;
 const POSTGRES_ROWS = 5_000;
 
-/** Every column any row names, in first-seen order: Kysely's multi-row insert does the same. */
+/**
+ * Every column any row names, in first-seen order. A row without one of them gets null there (not
+ * the column's default) on both databases, so callers give every row the same columns.
+ */
 function columnsOf(rows: readonly Row[]): string[] {
   const columns = new Set<string>();
   for (const row of rows) for (const column in row) columns.add(column);
@@ -50,7 +54,7 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   const columns = columnsOf(rows);
   const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
   const out: Record<R, unknown>[] = [];
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(db)) {
     const statement = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')})
       select ${columns.map(quoted).join(', ')} from json_populate_recordset(null::${quoted(table)}, $1::json)${back}`;
     for (let i = 0; i < rows.length; i += POSTGRES_ROWS) {

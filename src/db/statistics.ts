@@ -4,9 +4,10 @@
 // otherwise be planned as if the tables were empty: nested loops over thousands of rows, ten times
 // slower. ANALYZE inside the transaction counts the transaction's own new rows. SQLite plans from
 // its indexes without statistics, and the read-plans test holds it to those plans.
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 
 export async function refreshPlannerStatistics(db: Db): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze`.execute(db);
+  if (isPostgres(db)) await sql`analyze`.execute(db);
 }

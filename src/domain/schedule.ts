@@ -48,7 +48,7 @@ export function parseWeekday(value: string): Weekday | null {
   return WEEKDAYS.find((d) => name === d || name === WEEKDAY_NAMES[d].toLowerCase()) ?? null;
 }
 
-export function weekdayOf(date: CalendarDate): Weekday {
+function weekdayOf(date: CalendarDate): Weekday {
   return WEEKDAYS[new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay()] as Weekday;
 }
 
@@ -96,11 +96,8 @@ export function nextRunAt(schedule: Schedule, previous: Date | null, now: Date):
   const step = CADENCE_DAYS[schedule.cadence];
   const at = clock ?? localTime(previous, timezone);
   const previousDay = localDate(previous, timezone);
-  // A weekday chosen after the previous slot moves the series onto it.
-  let day =
-    weekday === null || weekdayOf(previousDay) === weekday
-      ? addDays(previousDay, step)
-      : onOrAfter(addDays(previousDay, 1), weekday);
+  // The weekday's next day after the previous slot (a week on, unless the weekday was changed).
+  let day = weekday === null ? addDays(previousDay, step) : onOrAfter(addDays(previousDay, 1), weekday);
   while (slot(day, at).getTime() <= now.getTime()) day = addDays(day, step);
   return slot(day, at);
 }

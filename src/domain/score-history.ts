@@ -1,5 +1,11 @@
 import { compare, type Delta } from './deltas.ts';
-import { type EraPromptRunScore, type ScoreAsOfRun, scoreAsOfLatest, scoreTimeline } from './scoring.ts';
+import {
+  byTime,
+  type EraPromptRunScore,
+  type ScoreAsOfRun,
+  scoreAsOfLatest,
+  scoreTimeline,
+} from './scoring.ts';
 import {
   type Estimate,
   type PromptScore,
@@ -60,17 +66,13 @@ export function historySlice(
 
 const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
 
-/** Finish time, then run id: the order in which scores replace each other (scoring.ts byTime). */
-const after = (a: { scoredAt: string; runId: number }, b: { scoredAt: string; runId: number }) =>
-  a.scoredAt > b.scoredAt || (a.scoredAt === b.scoredAt && a.runId > b.runId);
-
 /** The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it. */
 function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfRun): PromptScore[] {
   const latest = new Map<number, SampledPromptScore>();
   for (const s of scores) {
-    if (after(s, point)) continue;
+    if (byTime(s, point) > 0) continue;
     const held = latest.get(s.promptId);
-    if (!held || after(s, held)) latest.set(s.promptId, s);
+    if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
   }
   return [...latest.values()].map((s) => ({ score: s.score, samples: s.samples }));
 }

@@ -87,7 +87,11 @@ export interface PromptRunScore {
   score: number;
 }
 
-function byTime(a: PromptRunScore, b: PromptRunScore): number {
+/** Finish time, then run id: the order in which a prompt's scores replace each other. */
+export function byTime(
+  a: Pick<PromptRunScore, 'scoredAt' | 'runId'>,
+  b: Pick<PromptRunScore, 'scoredAt' | 'runId'>,
+): number {
   return a.scoredAt < b.scoredAt ? -1 : a.scoredAt > b.scoredAt ? 1 : a.runId - b.runId;
 }
 

@@ -18,7 +18,7 @@ export interface AnalysableAnswer {
 }
 
 /** What one answer needs analysed, or null when it has nothing to read. */
-export function analysisInput(answer: AnalysableAnswer): AnswerInput | null {
+function analysisInput(answer: AnalysableAnswer): AnswerInput | null {
   const { line } = answer;
   // Only an answer with text can be read; a legacy answer without it keeps no mention data.
   if (line.outcome !== 'ok' || !line.answerText?.trim()) return null;
