@@ -6,10 +6,14 @@
 // duration, in alternating rounds; the table gives req/s, p50 and p99 and the ratio to bare, then
 // the RSS of the service and its SQLite reader processes.
 //
-//   npm run bench:http [-- --postgres] [--duration S] [--connections N] [--rounds N] [--only NAME]
+//   npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N]
+//                      [--only NAME]
 //   --postgres: PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test;
 //               a database is created and dropped) and Redis (BENCH_REDIS_URL, default
 //               redis://127.0.0.1:6379) for the rate limit, the production setup.
+//   --uncached: the service keeps no answers (RESPONSE_CACHE_MB=0), so every request reads the
+//               database: what a first request costs. By default the repeated requests of a case
+//               are answered from the response cache after the first.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,6 +41,7 @@ import { importAnswers } from '../src/ingest/import.ts';
 const { values: args } = parseArgs({
   options: {
     postgres: { type: 'boolean', default: false },
+    uncached: { type: 'boolean', default: false },
     duration: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
@@ -236,7 +241,13 @@ async function main(): Promise<void> {
     const service = await start(
       'src/cli/main.ts',
       ['serve', '--port', String(port)],
-      { ...data.env, RATE_LIMIT_PER_MINUTE: '1000000', METRICS_PORT: '0', LOG_LEVEL: 'info' },
+      {
+        ...data.env,
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'info',
+        ...(args.uncached ? { RESPONSE_CACHE_MB: '0' } : {}),
+      },
       `${base}/healthz`,
     );
     children.push(service);
@@ -260,7 +271,9 @@ async function main(): Promise<void> {
     line(
       `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per side and case.`,
+        .join(
+          ' ',
+        )}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per side and case; response cache ${args.uncached ? 'off' : 'on'}.`,
     );
     line('');
     line(

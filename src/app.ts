@@ -19,6 +19,7 @@ import { assertDeclared } from './http/endpoint.ts';
 import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
+import { ResponseCache } from './http/response-cache.ts';
 import type { App } from './http/types.ts';
 import { rejectNonDecimalIntegers } from './http/validation.ts';
 import { registerMcpEndpoint } from './mcp/http.ts';
@@ -92,6 +93,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('config', config);
   app.decorate('dbs', dbs);
   app.decorate('clock', options.clock ?? (() => new Date()));
+  const responseCache =
+    config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes) : undefined;
+  app.decorate('responseCache', responseCache);
   app.addSchema(Detail);
   app.addSchema(FieldErrorsBody);
 
@@ -148,7 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   registerAccessLog(app);
-  registerMetrics(app, { dbs, rateLimit });
+  registerMetrics(app, { dbs, rateLimit, responseCache });
   app.addHook(
     'onRequest',
     createGate({

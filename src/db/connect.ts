@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { interceptDialect } from './intercept.ts';
 import { DatabaseMonitor, type PoolName } from './monitor.ts';
 import { postgresDialect } from './postgres/pool.ts';
+import { sqliteDataVersion } from './sqlite/data-version.ts';
 import { inProcessSqliteDialect } from './sqlite/in-process-dialect.ts';
 import { openSqlite } from './sqlite/open.ts';
 import { readerPoolSqliteDialect } from './sqlite/reader-pool-dialect.ts';
@@ -27,6 +28,11 @@ export interface Databases {
   read: Db;
   /** Statement times and pool usage, for metrics. */
   monitor: DatabaseMonitor;
+  /**
+   * A value that differs whenever what `read` sees may have changed: equal values bracket the same
+   * committed data. What the response cache is keyed by (src/http/response-cache.ts).
+   */
+  dataVersion(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,8 @@ interface Dialects {
   read: Dialect;
   /** Connections each pool may hold, for the pool-usage metrics. */
   sizes: Record<PoolName, number>;
+  /** The SQLite file's commit counter; PostgreSQL reads its snapshot through `read`. */
+  sqliteVersion?: { read(): string; close(): void };
 }
 
 function dialects(config: DatabaseConfig): Dialects {
@@ -63,6 +71,7 @@ function dialects(config: DatabaseConfig): Dialects {
       primary: inProcessSqliteDialect(openSqlite(path)),
       read: readerPoolSqliteDialect(path, readers, config.queryTimeoutMs),
       sizes: { primary: 1, read: readers },
+      sqliteVersion: sqliteDataVersion(path),
     };
   }
   const sizes = { primary: primaryPoolSize(config.databasePoolSize), read: config.databasePoolSize };
@@ -93,12 +102,21 @@ export function connectDatabases(config: DatabaseConfig): Databases {
   const read = new Kysely<Database>({
     dialect: interceptDialect(chosen.read, monitor.track('read', chosen.sizes.read)),
   });
+  const { sqliteVersion } = chosen;
   return {
     dialect: chosen.dialect,
     primary,
     read,
     monitor,
+    dataVersion: sqliteVersion
+      ? async () => sqliteVersion.read()
+      : // The snapshot (xmin:xmax:in-progress ids) changes exactly when a transaction ends, so two
+        // equal snapshots see the same committed data; taken where reads go, replica included.
+        async () =>
+          (await sql<{ version: string }>`select pg_current_snapshot()::text as version`.execute(read))
+            .rows[0]?.version ?? '',
     async close() {
+      sqliteVersion?.close();
       await read.destroy();
       await primary.destroy();
     },

@@ -12,6 +12,7 @@ import type { Plan } from '../db/organizations.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, NotFound } from '../errors.ts';
 import { type CsvRows, sendCsv, wantsCsv, withCsvQuery } from './csv.ts';
+import { type CacheTicket, cacheKey } from './response-cache.ts';
 import type { App } from './types.ts';
 import { rejectInvalidParams, rejectInvalidQuery } from './validation.ts';
 
@@ -44,6 +45,12 @@ interface Declared<S extends FastifySchema> {
   schema: S;
   /** Declared: the endpoint also answers text/csv, listing these rows (src/http/csv.ts). */
   csv?: CsvRows;
+  /**
+   * Declared: the JSON answer depends on nothing but the organization, the URL and the stored data
+   * (no clock, no other field of the caller), so it may be kept until the data changes
+   * (src/http/response-cache.ts).
+   */
+  cached?: true;
 }
 
 export interface KeyedEndpoint<S extends FastifySchema, Found> extends Declared<S> {
@@ -61,6 +68,8 @@ export interface PublicDemoEndpoint<S extends FastifySchema, Found> extends Decl
 }
 
 const DECLARED = Symbol('declared through the route toolkit');
+// What Fastify sends with the JSON it serialises; a kept answer goes out with the same.
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,6 +89,8 @@ function register<S extends FastifySchema>(
   if (declared.minimumPlan) access.minimumPlan = declared.minimumPlan;
   if (declared.allowAnonymous) access.allowAnonymous = declared.allowAnonymous;
   const { csv } = declared;
+  const cache = declared.cached ? app.responseCache : undefined;
+  const tickets = new WeakMap<FastifyRequest, CacheTicket>();
   app.route({
     method: 'GET',
     url,
@@ -90,13 +101,31 @@ function register<S extends FastifySchema>(
     // Typed by the endpoint's declaration; Fastify's own handler type is not needed here.
     handler: (async (request: FastifyRequest, reply: FastifyReply) => {
       rejectInvalidParams(request);
-      const body = await run(request as unknown as ApiRequest<S>, reply);
-      if (!csv) return body;
+      const asCsv = csv !== undefined && wantsCsv(request);
+      // The version is read before any query: an answer computed under it is at least that new.
+      const ticket =
+        cache && request.caller && !asCsv
+          ? cache.lookup(await app.dbs.dataVersion(), cacheKey(request, request.caller.organization.id))
+          : undefined;
       // Caches must keep the JSON and the CSV answer of one URL apart.
-      reply.header('vary', 'Accept');
-      if (!wantsCsv(request)) return body;
+      const vary = () => csv && reply.header('vary', 'Accept');
+      if (ticket?.hit) {
+        vary();
+        return reply.type(JSON_UTF8).send(ticket.hit);
+      }
+      if (ticket) tickets.set(request, ticket);
+      const body = await run(request as unknown as ApiRequest<S>, reply);
+      vary();
+      if (!asCsv) return body;
       return sendCsv(request, reply, csv, (declared.schema.response as Record<number, unknown>)[200], body);
     }) as never,
+    onSend: async (request, reply, payload) => {
+      const ticket = tickets.get(request);
+      if (ticket && reply.statusCode === 200 && typeof payload === 'string') {
+        cache?.store(ticket, Buffer.from(payload));
+      }
+      return payload;
+    },
   });
 }
 

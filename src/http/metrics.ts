@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimitStore } from '../auth/rate-limit.ts';
 import { RedisRateLimitStore } from '../auth/redis-rate-limit.ts';
 import type { Databases } from '../db/connect.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30];
 const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
@@ -14,7 +15,7 @@ const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
  */
 export function registerMetrics(
   app: FastifyInstance,
-  sources: { dbs: Databases; rateLimit: RateLimitStore },
+  sources: { dbs: Databases; rateLimit: RateLimitStore; responseCache: ResponseCache | undefined },
 ): Registry {
   const registry = new Registry();
   const registers = [registry];
@@ -45,7 +46,7 @@ export function registerMetrics(
     buckets: DB_BUCKETS,
     registers,
   });
-  const { dbs, rateLimit } = sources;
+  const { dbs, rateLimit, responseCache } = sources;
   new Gauge({
     name: 'sightline_db_pool_connections_in_use',
     help: 'Database connections checked out of the pool.',
@@ -90,6 +91,26 @@ export function registerMetrics(
       // The store keeps the count; the counter mirrors it at each scrape.
       this.reset();
       this.inc(redis?.fallbackDecisions ?? 0);
+    },
+  });
+  new Counter({
+    name: 'sightline_response_cache_lookups_total',
+    help: 'Cacheable requests, by whether a kept answer served them (hit) or the database (miss).',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      const stats = responseCache?.stats();
+      this.reset();
+      this.inc({ outcome: 'hit' }, stats?.hits ?? 0);
+      this.inc({ outcome: 'miss' }, stats?.misses ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'sightline_response_cache_bytes',
+    help: 'Bytes of answers the response cache keeps.',
+    registers,
+    collect() {
+      this.set(responseCache?.stats().bytes ?? 0);
     },
   });
 

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Databases } from '../db/connect.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 /** The Fastify instance routes are registered on, typed by the TypeBox provider. */
 export type App = FastifyInstance<
@@ -23,5 +24,7 @@ declare module 'fastify' {
     config: Config;
     dbs: Databases;
     clock: () => Date;
+    /** Undefined when RESPONSE_CACHE_MB is 0. */
+    responseCache: ResponseCache | undefined;
   }
 }

@@ -182,6 +182,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/prompts/:prompt_id/changes/', {
     scope: 'runs:read',
+    cached: true,
     schema: {
       operationId: 'getPromptChanges',
       tags,

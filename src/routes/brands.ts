@@ -12,6 +12,7 @@ export async function brandRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/', {
     scope: 'brands:read',
+    cached: true,
     csv: PAGE_ROWS,
     schema: {
       operationId: 'listBrands',
@@ -38,6 +39,7 @@ export async function brandRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/', {
     scope: 'brands:read',
+    cached: true,
     schema: {
       operationId: 'getBrand',
       tags: ['brands'],

@@ -21,6 +21,8 @@ export async function categoryRoutes(app: App): Promise<void> {
 
   publicDemoGet(app, '/api/brands/:brand_id/categories/', {
     scope: 'brands:read',
+    // Kept only for a caller with a key; the anonymous demo read always asks the database.
+    cached: true,
     csv: PAGE_ROWS,
     allowAnonymous: isDemoBrandPath,
     schema: {
@@ -51,6 +53,7 @@ export async function categoryRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/categories/:category_id/prompts/', {
     scope: 'brands:read',
+    cached: true,
     csv: PAGE_ROWS,
     schema: {
       operationId: 'listCategoryPrompts',

@@ -13,6 +13,7 @@ export async function recommendationRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/brands/:brand_id/recommendations/', {
     scope: 'brands:read',
+    cached: true,
     // The plan gate answers 403 before any lookup, so a client can tell "not on plan" from "none".
     minimumPlan: 'pro',
     csv: PAGE_ROWS,

@@ -52,6 +52,7 @@ export async function runRoutes(app: App): Promise<void> {
   ) =>
     keyedGet(app, url, {
       scope,
+      cached: true,
       csv: PAGE_ROWS,
       schema: {
         operationId,
@@ -94,6 +95,7 @@ export async function runRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/runs/:run_id/status/', {
     scope,
+    cached: true,
     schema: {
       operationId: 'getRunStatus',
       tags,
@@ -107,6 +109,7 @@ export async function runRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/runs/:run_id/', {
     scope,
+    cached: true,
     // The rows are the page's responses; the run's own fields and whole-run aggregates stay JSON only.
     csv: { rows: ['responses'], total: 'responsesCount', next: 'responsesNext' },
     schema: {
@@ -146,6 +149,7 @@ export async function runRoutes(app: App): Promise<void> {
 
   keyedGet(app, '/api/responses/:response_id/', {
     scope,
+    cached: true,
     schema: {
       operationId: 'getResponse',
       tags,
