@@ -38,7 +38,7 @@ import { seedDemo } from '../src/demo/seed.ts';
 import { SCOPES } from '../src/domain/scopes.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 
-const { values: args } = parseArgs({
+const OPTIONS = {
   options: {
     postgres: { type: 'boolean', default: false },
     uncached: { type: 'boolean', default: false },
@@ -48,7 +48,28 @@ const { values: args } = parseArgs({
     // Only the cases whose name contains this (e.g. to profile one with NODE_OPTIONS=--cpu-prof).
     only: { type: 'string', default: '' },
   },
-});
+} as const;
+
+/** The flags, or one line naming what is wrong and the usage (no stack trace). */
+function parsed() {
+  const fail = (message: string): never => {
+    process.stderr.write(
+      `bench:http: ${message}. Usage: npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N] [--only NAME]\n`,
+    );
+    process.exit(2);
+  };
+  try {
+    const { values } = parseArgs(OPTIONS);
+    for (const name of ['duration', 'connections', 'rounds'] as const) {
+      const n = Number(values[name]);
+      if (!Number.isInteger(n) || n < 1) fail(`--${name} must be a whole number of at least 1`);
+    }
+    return values;
+  } catch (error) {
+    return fail((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+}
+const args = parsed();
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
