@@ -159,18 +159,16 @@ async function dropLeftovers(prefix) {
 }
 
 const results = [];
+// Kept until the end: the production pass's parity.test copies its SQLite side from them.
 const sqliteTemplates = mkdtempSync(join(tmpdir(), 'sightline-templates-'));
-try {
-  results.push(
-    runSuite(
-      'embedded pass (SQLite, in-memory rate limit)',
-      files.filter((f) => !SERVICE_ONLY.has(f)),
-      { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES: sqliteTemplates },
-    ),
-  );
-} finally {
-  rmSync(sqliteTemplates, { recursive: true, force: true });
-}
+process.on('exit', () => rmSync(sqliteTemplates, { recursive: true, force: true }));
+results.push(
+  runSuite(
+    'embedded pass (SQLite, in-memory rate limit)',
+    files.filter((f) => !SERVICE_ONLY.has(f)),
+    { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES: sqliteTemplates },
+  ),
+);
 
 const productionLabel = 'production pass (PostgreSQL + Redis)';
 const reason = await unreachable();
@@ -204,6 +202,7 @@ if (reason) {
         TEST_REDIS_URL: redisUrl,
         TEST_DATABASE_PREFIX: prefix,
         TEST_TEMPLATES: `${prefix}_tpl`,
+        TEST_SQLITE_TEMPLATES: sqliteTemplates,
       },
     ),
   );

@@ -5,6 +5,7 @@ import { after, before, it } from 'node:test';
 import { bearer } from './support/context.ts';
 import { createDemoContext, DEMO_ORGS, type DemoContext } from './support/demo.ts';
 import { ENDPOINTS, urlFor } from './support/endpoints.ts';
+import { PINNED_DEMO_NOW } from './support/templates.ts';
 
 // Every endpoint's body on the demo data, compared with a snapshot taken from the code before the
 // performance work (docs/performance.md): an optimisation may change how a figure is read, never
@@ -15,12 +16,11 @@ import { ENDPOINTS, urlFor } from './support/endpoints.ts';
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 
 const SNAPSHOT = new URL('./fixtures/body-snapshot.json', import.meta.url);
-const NOW = new Date('2026-03-15T06:00:00Z');
 
 let demo: DemoContext;
 
 before(async () => {
-  demo = await createDemoContext({}, { pinned: true, clock: () => NOW });
+  demo = await createDemoContext({}, { pinned: true, clock: () => PINNED_DEMO_NOW });
 });
 after(() => demo?.ctx.close());
 

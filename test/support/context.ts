@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { connectDatabases, type Databases } from '../../src/db/connect.ts';
+import { connectDatabases, type Databases, sqlitePath } from '../../src/db/connect.ts';
 import type { App } from '../../src/http/types.ts';
-import { createTestServices } from './services.ts';
+import { copySqliteTemplate, createTestServices } from './services.ts';
 import { prepareDatabase, type Template } from './templates.ts';
 
 // Every test file gets its own fresh database: a temporary SQLite file by default, or (when the
@@ -43,6 +43,11 @@ export async function createTestContext(
     rateLimitPerMinute: 1_000_000,
     ...overrides,
   };
+  // A databaseUrl override (parity.test's SQLite side in the PostgreSQL pass) is not the pass's copy.
+  const overridden = config.databaseUrl !== services.overrides.databaseUrl;
+  const copied = overridden
+    ? config.databaseUrl.startsWith('sqlite:') && copySqliteTemplate(template, sqlitePath(config.databaseUrl))
+    : services.prepared;
   const dbs = connectDatabases(config);
   const release = async () => {
     await dbs.close();
@@ -51,8 +56,6 @@ export async function createTestContext(
   };
   let app: App | undefined;
   try {
-    // A databaseUrl override (parity.test's SQLite side in the PostgreSQL pass) is not the copy.
-    const copied = services.prepared && config.databaseUrl === services.overrides.databaseUrl;
     if (!copied) await prepareDatabase(dbs.primary, template);
     app = await buildApp(config, { databases: dbs, logger: false, clock: options.clock });
     await options.beforeReady?.(app);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, copyFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync } from 'node:fs';
 import pg from 'pg';
 import type { Config } from '../../src/config.ts';
 import { type Template, templateLocation } from './templates.ts';
@@ -64,6 +64,20 @@ export async function createTestDatabase(
  * The services of one test context. With a `template`, and the runner's templates at hand, the
  * database starts as a copy of that template; otherwise it starts empty.
  */
+/**
+ * A SQLite database beside the pass's own (parity.test's SQLite side in the PostgreSQL pass) starts
+ * as a copy of the embedded pass's template, which the runner keeps in TEST_SQLITE_TEMPLATES; false
+ * when there is none to copy (a file run on its own), and the caller prepares it.
+ */
+export function copySqliteTemplate(template: Template, file: string): boolean {
+  const templates = process.env.TEST_SQLITE_TEMPLATES || undefined;
+  const source = templates && templateLocation(templates, template, false);
+  // The embedded pass prepares them only when it has files to run.
+  if (!source || !existsSync(source)) return false;
+  copyFileSync(source, file, constants.COPYFILE_FICLONE);
+  return true;
+}
+
 export async function createTestServices(sqliteFile: string, template?: Template): Promise<TestServices> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const redisUrl = process.env.TEST_REDIS_URL || undefined;

@@ -15,6 +15,8 @@ export type Template = (typeof TEMPLATES)[number];
 
 /** When the `pinned_demo` template was seeded: its data is the same on any day the suite runs. */
 export const PINNED_DEMO_SEEDED_AT = new Date('2026-03-15T00:20:00Z');
+/** The app's "now" for tests that compare whole bodies on the pinned demo: later that morning. */
+export const PINNED_DEMO_NOW = new Date('2026-03-15T06:00:00Z');
 
 export async function prepareDatabase(db: Db, template: Template): Promise<void> {
   await migrateToLatest(db);
@@ -23,6 +25,10 @@ export async function prepareDatabase(db: Db, template: Template): Promise<void>
 }
 
 /** Where the runner keeps template `name`: a SQLite file, or the name of a PostgreSQL database. */
-export function templateLocation(templates: string, name: Template): string {
-  return process.env.TEST_DATABASE_URL ? `${templates}_${name}` : join(templates, `${name}.db`);
+export function templateLocation(
+  templates: string,
+  name: Template,
+  postgres = Boolean(process.env.TEST_DATABASE_URL),
+): string {
+  return postgres ? `${templates}_${name}` : join(templates, `${name}.db`);
 }
