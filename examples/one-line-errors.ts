@@ -1,14 +1,9 @@
 // Examples run by hand and from schedulers (cron, CI): an error is one line on stderr and a known
 // exit code, never a stack trace, so a log line says what went wrong.
 // In your own project: import { SightlineError } from '@sightline/sdk';
-import { SightlineError } from '../clients/typescript/src/index.ts';
-
-/** The API's answer, or why the service could not be reached (fetch hides that in `cause`). */
-function oneLine(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: { message?: string } }).cause?.message;
-  return error instanceof SightlineError || !cause ? error.message : `${error.message}: ${cause}`;
-}
+// The SDK's errors (the API's answer, or SightlineConnectionError naming why it could not be
+// reached) carry their one line as the message.
+const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function fail(message: string, code: number): never {
   console.error(message);

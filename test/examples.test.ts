@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 import { BrandFixture } from './support/fixtures.ts';
-import { type ServerProcess, startServerProcess } from './support/server-process.ts';
+import { freePort, type ServerProcess, startServerProcess } from './support/server-process.ts';
 
 // The scripts in examples/ run as a newcomer runs them (examples/README.md): each a process of its
 // own, with SIGHTLINE_API_KEY and SIGHTLINE_BASE_URL, against the service serving the demo data in
@@ -71,11 +71,16 @@ interface Ran {
 }
 
 /** Runs an example with a fresh acme key (each its own rate-limit quota); resolves whatever the exit code. */
-async function example(script: string, args: string[], apiKey?: string): Promise<Ran> {
+async function example(
+  script: string,
+  args: string[],
+  apiKey?: string,
+  baseUrl = server.baseUrl,
+): Promise<Ran> {
   const env = {
     PATH: process.env.PATH ?? '',
     SIGHTLINE_API_KEY: apiKey ?? (await demo.mint('acme')),
-    SIGHTLINE_BASE_URL: server.baseUrl,
+    SIGHTLINE_BASE_URL: baseUrl,
   };
   try {
     const { stdout, stderr } = await promisify(execFile)(
@@ -133,6 +138,21 @@ describe('examples/alert.ts', () => {
     ]);
     assert.equal(hidden.code, 2);
     assert.equal(hidden.stderr, '404: Not found.\n');
+  });
+
+  it('exits 2 with one line when no service answers at SIGHTLINE_BASE_URL', async () => {
+    const port = await freePort();
+    const ran = await example(
+      'alert.ts',
+      ['--brand', String(falling), '--threshold', '0'],
+      undefined,
+      `http://127.0.0.1:${port}`,
+    );
+    assert.equal(ran.code, 2);
+    assert.equal(
+      ran.stderr,
+      `could not reach the Sightline API at http://127.0.0.1:${port} (ECONNREFUSED)\n`,
+    );
   });
 });
 

@@ -12,6 +12,7 @@ import {
   parseRetryAfter,
   Sightline,
   SightlineAuthError,
+  SightlineConnectionError,
   SightlineError,
   SightlineNotFoundError,
   SightlinePermissionError,
@@ -24,6 +25,7 @@ import { renderSchema, SCHEMA_FILE } from '../scripts/sdk-generate.ts';
 import { buildApp } from '../src/app.ts';
 import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
+import { freePort } from './support/server-process.ts';
 
 // The TypeScript SDK (clients/typescript) against a real server on the demo data: what it returns
 // is compared with the raw JSON of the same requests, and its errors with the contract's statuses.
@@ -224,6 +226,29 @@ describe('errors through the SDK', () => {
     const forbidden = await rejection(noRuns.runs.status(demo.fixtures.runId));
     assert.ok(forbidden instanceof SightlinePermissionError);
     assert.match((forbidden.body as { detail: string }).detail, /runs:read/);
+  });
+
+  it('no service at the base URL is a SightlineConnectionError naming the address and why; an abort stays one', async () => {
+    const port = await freePort();
+    const nobody = new Sightline({ apiKey: demo.keys.acme, baseUrl: `http://127.0.0.1:${port}` });
+    await assert.rejects(nobody.brands.get(demo.fixtures.brandId), (error) => {
+      assert.ok(error instanceof SightlineConnectionError);
+      assert.ok(!(error instanceof SightlineError), 'no HTTP status to report');
+      assert.equal(error.reason, 'ECONNREFUSED');
+      assert.equal(
+        error.message,
+        `could not reach the Sightline API at http://127.0.0.1:${port} (ECONNREFUSED)`,
+      );
+      return true;
+    });
+
+    const aborted = new Sightline({
+      baseUrl,
+      fetch: async () => {
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      },
+    });
+    await assert.rejects(aborted.brands.get(demo.fixtures.brandId), { name: 'AbortError' });
   });
 
   it('reads the public demo brand without a key', async () => {

@@ -10,6 +10,7 @@ import {
   type Analytics,
   type ReportArtifact,
   type Sightline,
+  SightlineConnectionError,
   SightlineError,
   SightlineRateLimitError,
 } from '../../clients/typescript/src/index.ts';
@@ -86,19 +87,11 @@ function explain(what: string, error: SightlineError): string {
   return `${what}: Sightline API ${error.message}${hint}`;
 }
 
-/** fetch's own failure: no HTTP answer at all (a refused connection, a name that does not resolve). */
-function unreachable(error: unknown): string | undefined {
-  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
-  const cause = error.cause as NodeJS.ErrnoException | undefined;
-  return cause?.code ?? cause?.message ?? 'no answer';
-}
-
 /** The line an agent reads for a failed call; undefined for anything but the API's refusal or silence. */
 function failure(what: string, error: unknown): string | undefined {
   if (error instanceof SightlineError) return explain(what, error);
-  const reason = unreachable(error);
-  if (reason === undefined) return undefined;
-  return `${what}: could not reach the Sightline API (${reason}): is SIGHTLINE_BASE_URL right and the service running?`;
+  if (!(error instanceof SightlineConnectionError)) return undefined;
+  return `${what}: could not reach the Sightline API (${error.reason}): is SIGHTLINE_BASE_URL right and the service running?`;
 }
 
 /** Runs one tool: its result as JSON text and structured content, or a refusal as a tool error. */

@@ -47,6 +47,26 @@ export class SightlineRateLimitError extends SightlineError {
   }
 }
 
+/**
+ * The service did not answer at all: refused, unresolvable, reset. Not an HTTP error (no status);
+ * `.reason` is the system's code (`ECONNREFUSED`, `ENOTFOUND`, ...) or, without one, its message.
+ */
+export class SightlineConnectionError extends Error {
+  readonly reason: string;
+  constructor(url: URL, cause: unknown) {
+    const reason = reasonOf(cause);
+    super(`could not reach the Sightline API at ${url.origin} (${reason})`, { cause });
+    this.name = 'SightlineConnectionError';
+    this.reason = reason;
+  }
+}
+
+/** fetch reports a network failure as `TypeError: fetch failed`, the system's error in its `cause`. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
 /** A wait (`runs.waitUntilDone`, `reports.waitUntilComplete`) ran out of time; not an HTTP error. */
 export class SightlineTimeoutError extends Error {
   /** The last state seen before giving up. */

@@ -1,7 +1,7 @@
 // The transport under every method: one place that builds URLs, sends the key, honours the
 // Retry-After of a 429 or 503 and turns error statuses into typed errors. It uses only the platform's fetch, so the
 // SDK runs unchanged in Node, Deno, Bun and browsers.
-import { errorFor, SightlineTimeoutError } from './errors.ts';
+import { errorFor, SightlineConnectionError, SightlineTimeoutError } from './errors.ts';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
@@ -69,7 +69,11 @@ export class Transport {
     const headers: Record<string, string> = { accept };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(url, { headers });
+      const response = await this.#fetch(url, { headers }).catch((error: unknown) => {
+        // A caller's abort stays what it is; anything else thrown before an answer is the network.
+        if (error instanceof Error && error.name === 'AbortError') throw error;
+        throw new SightlineConnectionError(url, error);
+      });
       if (response.ok) return response;
       const body = await readBody(response);
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
