@@ -61,10 +61,6 @@ export async function createTestDatabase(
 }
 
 /**
- * The services of one test context. With a `template`, and the runner's templates at hand, the
- * database starts as a copy of that template; otherwise it starts empty.
- */
-/**
  * A SQLite database beside the pass's own (parity.test's SQLite side in the PostgreSQL pass) starts
  * as a copy of the embedded pass's template, which the runner keeps in TEST_SQLITE_TEMPLATES; false
  * when there is none to copy (a file run on its own), and the caller prepares it.
@@ -78,6 +74,10 @@ export function copySqliteTemplate(template: Template, file: string): boolean {
   return true;
 }
 
+/**
+ * The services of one test context. With a `template`, and the runner's templates at hand, the
+ * database starts as a copy of that template; otherwise it starts empty.
+ */
 export async function createTestServices(sqliteFile: string, template?: Template): Promise<TestServices> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const redisUrl = process.env.TEST_REDIS_URL || undefined;
