@@ -12,7 +12,7 @@ import type { Plan } from '../db/organizations.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, NotFound } from '../errors.ts';
 import { type CsvRows, sendCsv, wantsCsv, withCsvQuery } from './csv.ts';
-import { type CacheTicket, cacheKey } from './response-cache.ts';
+import { cacheKey } from './response-cache.ts';
 import type { App } from './types.ts';
 import { rejectInvalidParams, rejectInvalidQuery } from './validation.ts';
 
@@ -90,7 +90,6 @@ function register<S extends FastifySchema>(
   if (declared.allowAnonymous) access.allowAnonymous = declared.allowAnonymous;
   const { csv } = declared;
   const cache = declared.cached ? app.responseCache : undefined;
-  const tickets = new WeakMap<FastifyRequest, CacheTicket>();
   app.route({
     method: 'GET',
     url,
@@ -108,24 +107,25 @@ function register<S extends FastifySchema>(
           ? cache.lookup(await app.dbs.dataVersion(), cacheKey(request, request.caller.organization.id))
           : undefined;
       // Caches must keep the JSON and the CSV answer of one URL apart.
-      const vary = () => csv && reply.header('vary', 'Accept');
+      const varyByAccept = () => {
+        if (csv) reply.header('vary', 'Accept');
+      };
       if (ticket?.hit) {
-        vary();
+        varyByAccept();
         return reply.type(JSON_UTF8).send(ticket.hit);
       }
-      if (ticket) tickets.set(request, ticket);
       const body = await run(request as unknown as ApiRequest<S>, reply);
-      vary();
-      if (!asCsv) return body;
-      return sendCsv(request, reply, csv, (declared.schema.response as Record<number, unknown>)[200], body);
-    }) as never,
-    onSend: async (request, reply, payload) => {
-      const ticket = tickets.get(request);
-      if (ticket && reply.statusCode === 200 && typeof payload === 'string') {
-        cache?.store(ticket, Buffer.from(payload));
+      varyByAccept();
+      if (asCsv) {
+        return sendCsv(request, reply, csv, (declared.schema.response as Record<number, unknown>)[200], body);
       }
-      return payload;
-    },
+      // Refusals throw; only a 200's body is kept. It is serialised here, by the route's own
+      // serializer as Fastify would, so that the bytes kept are the bytes sent.
+      if (!ticket || reply.statusCode !== 200) return body;
+      const sent = Buffer.from(reply.serialize(body) as string);
+      cache?.store(ticket, sent);
+      return reply.type(JSON_UTF8).send(sent);
+    }) as never,
   });
 }
 
