@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { AnalyticsCache } from './analytics/window.ts';
 import { createGate } from './auth/gate.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
 import { containsKey, redactSecrets } from './auth/redact.ts';
@@ -96,6 +97,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const responseCache =
     config.responseCacheBytes > 0 ? new ResponseCache(config.responseCacheBytes) : undefined;
   app.decorate('responseCache', responseCache);
+  const analyticsCache =
+    config.analyticsCacheBytes > 0 ? new AnalyticsCache(config.analyticsCacheBytes) : undefined;
+  app.decorate('analyticsCache', analyticsCache);
   app.addSchema(Detail);
   app.addSchema(FieldErrorsBody);
 
@@ -152,7 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   registerAccessLog(app);
-  registerMetrics(app, { dbs, rateLimit, responseCache });
+  registerMetrics(app, { dbs, rateLimit, responseCache, analyticsCache });
   app.addHook(
     'onRequest',
     createGate({

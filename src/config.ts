@@ -17,6 +17,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** Bytes of answers each process keeps (src/http/response-cache.ts); 0 keeps none. */
   responseCacheBytes: number;
+  /** Bytes (estimated) of analytics window sums each process keeps (src/analytics/window.ts); 0 keeps none. */
+  analyticsCacheBytes: number;
   logLevel: LogLevel;
   keyPepper: string | undefined;
   trustProxy: boolean;
@@ -313,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     queryTimeoutMs: integer(env, 'QUERY_TIMEOUT_MS', 15_000, 1, 3_600_000),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 16, 0, 4096) * 1024 * 1024,
+    analyticsCacheBytes: integer(env, 'ANALYTICS_CACHE_MB', 16, 0, 4096) * 1024 * 1024,
     logLevel,
     keyPepper: env.KEY_PEPPER || undefined,
     trustProxy: trustProxy === 'true',

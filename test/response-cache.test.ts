@@ -151,7 +151,7 @@ describe('ResponseCache', () => {
     assert.equal(cache.lookup('v2', 'other').hit, undefined);
     cache.store(early, bytes(10));
     assert.equal(cache.lookup('v2', 'k').hit, undefined);
-    assert.deepEqual(cache.stats(), { hits: 0, misses: 3, entries: 0, bytes: 0 });
+    assert.deepEqual(cache.stats(), { hits: 0, misses: 3, entries: 0, size: 0 });
   });
 
   it('keeps at most its bytes, dropping the least recently used, and no answer over an eighth', () => {
@@ -159,11 +159,11 @@ describe('ResponseCache', () => {
     const cache = new ResponseCache(800);
     for (const key of ['a', 'b', 'c', 'd']) cache.store(cache.lookup('v', key), bytes(100));
     cache.store(cache.lookup('v', 'huge'), bytes(101));
-    assert.equal(cache.stats().bytes, 400);
+    assert.equal(cache.stats().size, 400);
     // Reading a makes b the least recently used; 600 more bytes push out b then c.
     assert.ok(cache.lookup('v', 'a').hit);
     for (const key of ['e', 'f', 'g', 'h', 'i', 'j']) cache.store(cache.lookup('v', key), bytes(100));
-    assert.equal(cache.stats().bytes, 800);
+    assert.equal(cache.stats().size, 800);
     assert.ok(cache.lookup('v', 'a').hit);
     assert.equal(cache.lookup('v', 'b').hit, undefined);
     assert.equal(cache.lookup('v', 'c').hit, undefined);

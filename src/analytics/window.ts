@@ -1,6 +1,7 @@
 import {
   brandCompetitors,
   observationBounds,
+  runSpans,
   type Scope,
   windowCitations,
   windowCoverage,
@@ -21,6 +22,7 @@ import {
   type Side,
 } from '../domain/analytics.ts';
 import { type Cover, cover } from '../domain/blocks.ts';
+import { VersionedCache } from '../domain/versioned-cache.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
@@ -40,6 +42,55 @@ export interface WindowData {
   competitors: CompetitorInfo[];
   current: WindowSide & { domains: MentionDomain[] };
   previous: WindowSide | null;
+}
+
+type Bounds = Awaited<ReturnType<typeof observationBounds>>;
+type Sums = WindowSide & { domains: MentionDomain[] };
+type Kept = { bounds: Bounds; competitors: CompetitorInfo[] } | Sums;
+
+// A rough measure of what a kept value holds: its rows, at a few hundred bytes each.
+const BYTES_PER_ROW = 200;
+const rowsOf = (kept: Kept): number =>
+  'bounds' in kept
+    ? 1 + kept.competitors.length
+    : kept.classification.usable.length +
+      kept.observations.length +
+      kept.mentions.length +
+      kept.citations.length +
+      kept.domains.length +
+      kept.perPrompt.observations.length +
+      kept.perPrompt.mentions.length +
+      kept.perPrompt.citations.length;
+
+/**
+ * Window sums kept per data version (docs/performance.md, "Analytics cache"). A side is kept under
+ * its scope, its whole blocks and, for each end read per run, which runs finished there: a rolling
+ * window whose ends moved with the clock but passed no run reads the same rows, so it is served
+ * the same sums.
+ */
+export class AnalyticsCache extends VersionedCache<Kept> {
+  constructor(maxBytes: number) {
+    super(maxBytes, (kept) => rowsOf(kept) * BYTES_PER_ROW);
+  }
+}
+
+/** A cache and the data version the caller read before its first query. */
+export interface CacheUse {
+  cache: AnalyticsCache;
+  version: string;
+}
+
+async function kept<T extends Kept>(
+  use: CacheUse | undefined,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  if (!use) return load();
+  const ticket = use.cache.lookup(use.version, key);
+  if (ticket.hit) return ticket.hit as T;
+  const value = await load();
+  use.cache.store(ticket, value);
+  return value;
 }
 
 /** One side of the comparison; the sources of each entity are read for the current side only. */
@@ -71,16 +122,48 @@ async function side(
   };
 }
 
-export async function loadWindow(db: Db, scope: Scope, requested: Window): Promise<WindowData> {
-  const [bounds, competitors] = await Promise.all([
-    observationBounds(db, scope),
-    brandCompetitors(db, scope.orgId, scope.brandId),
-  ]);
+/**
+ * The window's sums. With `use`, sums already computed under the same data version are served
+ * from the cache (the HTTP routes); without, everything is read afresh (reports, recommendations).
+ */
+export async function loadWindow(
+  db: Db,
+  scope: Scope,
+  requested: Window,
+  use?: CacheUse,
+): Promise<WindowData> {
+  const scopeKey = `${scope.orgId} ${scope.brandId} ${scope.categoryId ?? '-'}`;
+  const { bounds, competitors } = await kept(use, `${scopeKey} bounds`, async () => {
+    const [bounds, competitors] = await Promise.all([
+      observationBounds(db, scope),
+      brandCompetitors(db, scope.orgId, scope.brandId),
+    ]);
+    return { bounds, competitors };
+  });
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
+  const spans = [
+    cover(window.start.getTime(), window.end.getTime()),
+    ...(previous ? [cover(previous.start.getTime(), previous.end.getTime())] : []),
+  ];
+  const runsAtEnds = use
+    ? await runSpans(
+        db,
+        scope,
+        spans.flatMap((span) => span.edges),
+      )
+    : [];
+  let edge = 0;
+  const sideOf = (span: Cover, withDomains: boolean) => {
+    const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
+    return kept(use, `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends}`, () =>
+      side(db, scope, span, withDomains),
+    );
+  };
+  const [currentSpan, previousSpan] = spans;
   const [current, before] = await Promise.all([
-    side(db, scope, cover(window.start.getTime(), window.end.getTime()), true),
-    previous ? side(db, scope, cover(previous.start.getTime(), previous.end.getTime()), false) : null,
+    sideOf(currentSpan as Cover, true),
+    previousSpan ? sideOf(previousSpan, false) : null,
   ]);
   return {
     window,

@@ -10,7 +10,7 @@ import type {
   PromptGroup,
   PromptObservationGroup,
 } from '../domain/analytics.ts';
-import type { Cover } from '../domain/blocks.ts';
+import type { Cover, TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
@@ -410,4 +410,34 @@ export async function brandCompetitors(db: Db, orgId: number, brandId: number): 
     name: r.name,
     canonicalKey: r.canonical_key,
   }));
+}
+
+/**
+ * Which of the scope's runs (any status) finished inside each time range, in order: how many, the
+ * first and the last finish time; null for a range no run finished in. A window's per-run rows at
+ * an end are those of the runs finishing there, and the runs inside a range are a contiguous
+ * stretch of them in time, so two ends with the same span read the same rows.
+ */
+export async function runSpans(
+  db: Db,
+  scope: Scope,
+  ranges: readonly TimeRange[],
+): Promise<(string | null)[]> {
+  if (ranges.length === 0) return [];
+  const owner =
+    scope.categoryId === undefined
+      ? sql`brand_id = ${scope.brandId}`
+      : sql`category_id = ${scope.categoryId}`;
+  const parts = ranges.map(
+    (range, i) => sql`select ${sql.lit(i)} as i, count(*) as runs, min(finished_at) as first,
+      max(finished_at) as last from runs where org_id = ${scope.orgId} and ${owner}
+      and finished_at >= ${range.start} and finished_at < ${range.end}`,
+  );
+  const result = await sql<{ i: number; runs: number; first: string | null; last: string | null }>`
+    ${sql.join(parts, sql` union all `)}`.execute(db);
+  const spans = ranges.map((): string | null => null);
+  for (const row of result.rows) {
+    if (Number(row.runs) > 0) spans[Number(row.i)] = `${row.runs}:${row.first}..${row.last}`;
+  }
+  return spans;
 }

@@ -4,10 +4,36 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimitStore } from '../auth/rate-limit.ts';
 import { RedisRateLimitStore } from '../auth/redis-rate-limit.ts';
 import type { Databases } from '../db/connect.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { CacheStats } from '../domain/versioned-cache.ts';
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30];
 const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
+
+type Cached = { stats(): CacheStats };
+
+/** A cache's lookups (hit or miss) and what it keeps: sightline_<name>_cache_{lookups_total,bytes}. */
+function cacheInstruments(registers: Registry[], name: string, asked: string, kept: string, cache?: Cached) {
+  new Counter({
+    name: `sightline_${name}_cache_lookups_total`,
+    help: `${asked}, by whether the cache served them (hit) or the database (miss).`,
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      const stats = cache?.stats();
+      this.reset();
+      this.inc({ outcome: 'hit' }, stats?.hits ?? 0);
+      this.inc({ outcome: 'miss' }, stats?.misses ?? 0);
+    },
+  });
+  new Gauge({
+    name: `sightline_${name}_cache_bytes`,
+    help: `${kept} the cache keeps.`,
+    registers,
+    collect() {
+      this.set(cache?.stats().size ?? 0);
+    },
+  });
+}
 
 /**
  * The app's Prometheus instruments, in a registry of its own (several apps share a process in
@@ -15,7 +41,12 @@ const DB_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
  */
 export function registerMetrics(
   app: FastifyInstance,
-  sources: { dbs: Databases; rateLimit: RateLimitStore; responseCache: ResponseCache | undefined },
+  sources: {
+    dbs: Databases;
+    rateLimit: RateLimitStore;
+    responseCache: Cached | undefined;
+    analyticsCache: Cached | undefined;
+  },
 ): Registry {
   const registry = new Registry();
   const registers = [registry];
@@ -46,7 +77,7 @@ export function registerMetrics(
     buckets: DB_BUCKETS,
     registers,
   });
-  const { dbs, rateLimit, responseCache } = sources;
+  const { dbs, rateLimit, responseCache, analyticsCache } = sources;
   new Gauge({
     name: 'sightline_db_pool_connections_in_use',
     help: 'Database connections checked out of the pool.',
@@ -93,26 +124,14 @@ export function registerMetrics(
       this.inc(redis?.fallbackDecisions ?? 0);
     },
   });
-  new Counter({
-    name: 'sightline_response_cache_lookups_total',
-    help: 'Cacheable requests, by whether a kept answer served them (hit) or the database (miss).',
-    labelNames: ['outcome'],
+  cacheInstruments(registers, 'response', 'Cacheable requests', 'Bytes of answers', responseCache);
+  cacheInstruments(
     registers,
-    collect() {
-      const stats = responseCache?.stats();
-      this.reset();
-      this.inc({ outcome: 'hit' }, stats?.hits ?? 0);
-      this.inc({ outcome: 'miss' }, stats?.misses ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'sightline_response_cache_bytes',
-    help: 'Bytes of answers the response cache keeps.',
-    registers,
-    collect() {
-      this.set(responseCache?.stats().bytes ?? 0);
-    },
-  });
+    'analytics',
+    'Analytics window sums asked for',
+    'Estimated bytes of window sums',
+    analyticsCache,
+  );
 
   const unsubscribe = dbs.monitor.subscribe((o) =>
     dbTime.observe({ pool: o.pool, outcome: o.outcome }, o.seconds),

@@ -6,6 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { AnalyticsCache } from '../analytics/window.ts';
 import type { Config } from '../config.ts';
 import type { Databases } from '../db/connect.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -26,5 +27,7 @@ declare module 'fastify' {
     clock: () => Date;
     /** Undefined when RESPONSE_CACHE_MB is 0. */
     responseCache: ResponseCache | undefined;
+    /** Undefined when ANALYTICS_CACHE_MB is 0. */
+    analyticsCache: AnalyticsCache | undefined;
   }
 }

@@ -55,6 +55,11 @@ export async function analyticsRoutes(app: App): Promise<void> {
   const tags = ['analytics'];
 
   const brandOf = (orgId: number, brandId: number) => findBrandRef(db, orgId, brandId);
+  // The data version is read before the window's first query (domain/versioned-cache.ts).
+  const cacheUse = async () => {
+    const cache = app.analyticsCache;
+    return cache ? { cache, version: await app.dbs.dataVersion() } : undefined;
+  };
 
   async function categoryOf(orgId: number, categoryId: number) {
     const category = await findCategoryRef(db, orgId, categoryId);
@@ -77,7 +82,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (request, { caller, found: brand }) => {
       const org = caller.organization;
       const window = valid(parseRange(request.query, app.clock(), org.timezone));
-      const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window);
+      const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window, await cacheUse());
       return presentAnalytics(data, { ...brand, categoryId: null });
     },
   });
@@ -101,6 +106,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
         db,
         { orgId: org.id, brandId: brand.id, categoryId: category.id },
         window,
+        await cacheUse(),
       );
       return presentAnalytics(data, { ...brand, categoryId: category.id });
     },

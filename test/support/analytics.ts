@@ -1,4 +1,5 @@
 import { buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
 import type { App } from '../../src/http/types.ts';
 import type { TestContext } from './context.ts';
 
@@ -11,9 +12,13 @@ export const ACME = { name: 'Acme', website: 'https://acme.example' };
 export async function appWithClock(
   ctx: TestContext,
   now: string,
+  overrides: Partial<Config> = {},
 ): Promise<{ app: App; clock: { now: Date } }> {
   const clock = { now: new Date(now) };
-  const app = await buildApp(ctx.config, { databases: ctx.dbs, logger: false, clock: () => clock.now });
+  const app = await buildApp(
+    { ...ctx.config, ...overrides },
+    { databases: ctx.dbs, logger: false, clock: () => clock.now },
+  );
   await app.ready();
   return { app, clock };
 }
