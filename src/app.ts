@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
-import { AnalyticsCache } from './analytics/window.ts';
+import { AnalyticsCache } from './analytics/cache.ts';
 import { createGate } from './auth/gate.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
 import { containsKey, redactSecrets } from './auth/redact.ts';

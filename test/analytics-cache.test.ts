@@ -168,6 +168,33 @@ describe('analytics cache', () => {
     assert.equal(after.body.coverage.usableSampleCount, before.body.coverage.usableSampleCount + 1);
   });
 
+  it('answers score histories as a fresh computation does, and again from the cache', async () => {
+    setNow(NOW);
+    for (const base of [
+      `/api/brands/${f.brandId}/score-history/`,
+      `/api/categories/${categoryA}/score-history/`,
+    ]) {
+      for (const query of ['', '?range=90d', '?since=all', '?since=2026-01-01', '?range=all&limit=5']) {
+        const url = `${base}${query}`;
+        assert.ok((await both(url)).body.points.length > 0, url);
+        await servedFromCache(() => both(url));
+      }
+    }
+  });
+
+  it('names the window asked, when another window over the same runs was kept', async () => {
+    const base = `/api/brands/${f.brandId}/score-history/`;
+    setNow(NOW);
+    // range=30d starts at 2026-02-13T12:00Z: the same runs as since that instant, another label.
+    await servedFromCache(async () => {
+      await both(`${base}?range=30d`);
+      return both(`${base}?since=2026-02-13T12:00:00.000Z`);
+    });
+    const since = await both(`${base}?since=2026-02-13T12:00:00.000Z`);
+    assert.match(since.body.windowedDelta.spanLabel, /^since /);
+    assert.equal((await both(`${base}?range=30d`)).body.windowedDelta.spanLabel, '30d');
+  });
+
   it('reports its lookups and size as metrics', async () => {
     const metrics = await cached.metrics.metrics();
     assert.match(metrics, /^sightline_analytics_cache_lookups_total\{outcome="hit"\} [1-9]\d*$/m);

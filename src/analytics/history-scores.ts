@@ -1,3 +1,4 @@
+import { runSpans } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
   eligiblePromptScoreRows,
@@ -5,7 +6,9 @@ import {
   latestScoresAt,
   type SampledPromptRunScore,
 } from '../db/scores.ts';
+import { type History, historyOf } from '../domain/score-history.ts';
 import type { Window } from '../domain/windows.ts';
+import { type CacheUse, kept } from './cache.ts';
 
 // What a score history or a windowed delta reads: not the whole history, but each eligible
 // prompt's latest score at the window's start, the scores inside the window, and when the
@@ -53,7 +56,7 @@ export async function categoryHistoryScores(
 }
 
 /** The scores of a brand's (or one category's) history for one window, all categories together. */
-export async function historyScores(
+async function historyScores(
   db: Db,
   orgId: number,
   scope: { brandId: number; categoryIds?: readonly number[] },
@@ -62,4 +65,43 @@ export async function historyScores(
   const scores = await categoryHistoryScores(db, orgId, scope, window);
   const firsts = [...scores.firstScoredAt.values()].sort();
   return { before: scores.before, within: scores.within, firstScoredAt: firsts[0] ?? null };
+}
+
+const EPOCH = new Date(0).toISOString();
+
+/**
+ * A brand's (or one category's) score history for one window: its points and windowed delta.
+ * With `use`, a history computed under the same data version from the same runs is served from
+ * the cache: the runs at or before the window's start (each prompt's score there) and the runs
+ * inside it, or every run before its end for all time.
+ */
+export async function scoreHistory(
+  db: Db,
+  orgId: number,
+  scope: { brandId: number; categoryIds?: readonly number[] },
+  window: Window,
+  use?: CacheUse,
+): Promise<History> {
+  const load = async () => {
+    const scores = await historyScores(db, orgId, scope, window);
+    return historyOf(scores.before, scores.within, scores.firstScoredAt, window);
+  };
+  if (!use) return load();
+  const end = window.end.toISOString();
+  const start = window.start;
+  const ranges =
+    start === null
+      ? [{ start: EPOCH, end }]
+      : [
+          // At or before the start: the boundary scores include a run finishing at that instant.
+          { start: EPOCH, end: new Date(start.getTime() + 1).toISOString() },
+          { start: start.toISOString(), end },
+        ];
+  const spans = await runSpans(db, { orgId, brandId: scope.brandId }, ranges);
+  const key = `history ${orgId} ${scope.brandId} ${scope.categoryIds?.join(',') ?? '-'} ${spans
+    .map((span) => span ?? 'none')
+    .join(' ')} ${start === null ? 'all' : 'from'}`;
+  const history = await kept(use, key, load, (value) => value.points.length + 1);
+  // Two windows over the same runs may still be named differently (30d, since a date).
+  return { ...history, delta: { ...history.delta, spanLabel: window.spanLabel } };
 }

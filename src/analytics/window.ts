@@ -22,8 +22,8 @@ import {
   type Side,
 } from '../domain/analytics.ts';
 import { type Cover, cover } from '../domain/blocks.ts';
-import { VersionedCache } from '../domain/versioned-cache.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
+import { type CacheUse, kept } from './cache.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
 // first (which prompts fall back to legacy answers is decided from it), then the observation,
@@ -44,62 +44,20 @@ export interface WindowData {
   previous: WindowSide | null;
 }
 
-type Bounds = Awaited<ReturnType<typeof observationBounds>>;
 type Sums = WindowSide & { domains: MentionDomain[] };
-type Kept = { bounds: Bounds; competitors: CompetitorInfo[] } | Sums;
 
-// A rough measure of what a kept value holds: its rows, at a few hundred bytes each.
-const BYTES_PER_ROW = 200;
-const rowsOf = (kept: Kept): number =>
-  'bounds' in kept
-    ? 1 + kept.competitors.length
-    : kept.classification.usable.length +
-      kept.observations.length +
-      kept.mentions.length +
-      kept.citations.length +
-      kept.domains.length +
-      kept.perPrompt.observations.length +
-      kept.perPrompt.mentions.length +
-      kept.perPrompt.citations.length;
-
-/**
- * Window sums kept per data version (docs/performance.md, "Analytics cache"). A side is kept under
- * its scope, its whole blocks and, for each end read per run, which runs finished there: a rolling
- * window whose ends moved with the clock but passed no run reads the same rows, so it is served
- * the same sums.
- */
-export class AnalyticsCache extends VersionedCache<Kept> {
-  constructor(maxBytes: number) {
-    super(maxBytes, (kept) => rowsOf(kept) * BYTES_PER_ROW);
-  }
-}
-
-/** A cache and the data version the caller read before its first query. */
-export interface CacheUse {
-  cache: AnalyticsCache;
-  version: string;
-}
-
-async function kept<T extends Kept>(
-  use: CacheUse | undefined,
-  key: string,
-  load: () => Promise<T>,
-): Promise<T> {
-  if (!use) return load();
-  const ticket = use.cache.lookup(use.version, key);
-  if (ticket.hit) return ticket.hit as T;
-  const value = await load();
-  use.cache.store(ticket, value);
-  return value;
-}
+const rowsOf = (sums: Sums): number =>
+  sums.classification.usable.length +
+  sums.observations.length +
+  sums.mentions.length +
+  sums.citations.length +
+  sums.domains.length +
+  sums.perPrompt.observations.length +
+  sums.perPrompt.mentions.length +
+  sums.perPrompt.citations.length;
 
 /** One side of the comparison; the sources of each entity are read for the current side only. */
-async function side(
-  db: Db,
-  scope: Scope,
-  span: Cover,
-  withDomains: boolean,
-): Promise<WindowSide & { domains: MentionDomain[] }> {
+async function side(db: Db, scope: Scope, span: Cover, withDomains: boolean): Promise<Sums> {
   const classification = classify(await windowCoverage(db, scope, span));
   const legacy = classification.legacyPrompts;
   const [observations, mentions, citations, domains, promptObservations, promptMentions, promptCitations] =
@@ -133,13 +91,18 @@ export async function loadWindow(
   use?: CacheUse,
 ): Promise<WindowData> {
   const scopeKey = `${scope.orgId} ${scope.brandId} ${scope.categoryId ?? '-'}`;
-  const { bounds, competitors } = await kept(use, `${scopeKey} bounds`, async () => {
-    const [bounds, competitors] = await Promise.all([
-      observationBounds(db, scope),
-      brandCompetitors(db, scope.orgId, scope.brandId),
-    ]);
-    return { bounds, competitors };
-  });
+  const { bounds, competitors } = await kept(
+    use,
+    `${scopeKey} bounds`,
+    async () => {
+      const [bounds, competitors] = await Promise.all([
+        observationBounds(db, scope),
+        brandCompetitors(db, scope.orgId, scope.brandId),
+      ]);
+      return { bounds, competitors };
+    },
+    (value) => 1 + value.competitors.length,
+  );
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
   const spans = [
@@ -156,8 +119,11 @@ export async function loadWindow(
   let edge = 0;
   const sideOf = (span: Cover, withDomains: boolean) => {
     const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
-    return kept(use, `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends}`, () =>
-      side(db, scope, span, withDomains),
+    return kept(
+      use,
+      `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends}`,
+      () => side(db, scope, span, withDomains),
+      rowsOf,
     );
   };
   const [currentSpan, previousSpan] = spans;

@@ -64,6 +64,23 @@ export function historySlice(
   };
 }
 
+/** A score history's points and windowed delta: what its body is shaped from. */
+export interface History {
+  points: ScoreAsOfRun[];
+  delta: WindowedDelta;
+}
+
+/** The history of a window from the prompt scores `historySlice` takes. */
+export function historyOf(
+  before: readonly SampledPromptScore[],
+  within: readonly SampledPromptScore[],
+  firstScoredAt: string | null,
+  window: Window,
+): History {
+  const slice = historySlice(before, within, firstScoredAt);
+  return { points: slice.points, delta: windowedDelta(slice, window) };
+}
+
 const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
 
 /** The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it. */

@@ -6,7 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { AnalyticsCache } from '../analytics/window.ts';
+import type { AnalyticsCache } from '../analytics/cache.ts';
 import type { Config } from '../config.ts';
 import type { Databases } from '../db/connect.ts';
 import type { ResponseCache } from './response-cache.ts';

@@ -2,7 +2,7 @@
 // analytics, score-history and prompt-changes endpoints call, for the same brand, window and
 // moment. Reports never compute a figure of their own; they only choose and format these.
 
-import { historyScores } from '../analytics/history-scores.ts';
+import { scoreHistory } from '../analytics/history-scores.ts';
 import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { liveCategories } from '../db/analytics-scope.ts';
@@ -92,9 +92,9 @@ async function scopeFigures(
   const scope = { orgId: organization.id, brandId: brand.id, ...(categoryId === null ? {} : { categoryId }) };
   const analyticsWindow = valid(parseRange(window, now, organization.timezone));
   const history = valid(parseHistory(window, now, organization.timezone));
-  const [data, scores] = await Promise.all([
+  const [data, historyOfScope] = await Promise.all([
     loadWindow(db, scope, analyticsWindow),
-    historyScores(
+    scoreHistory(
       db,
       organization.id,
       { brandId: brand.id, ...(categoryId === null ? {} : { categoryIds: [categoryId] }) },
@@ -103,7 +103,7 @@ async function scopeFigures(
   ]);
   return {
     analytics: presentAnalytics(data, { id: brand.id, name: brand.name, categoryId }),
-    scoreHistory: presentHistory(scores, history.window, history.limit),
+    scoreHistory: presentHistory(historyOfScope, history.window, history.limit),
   };
 }
 

@@ -1,4 +1,4 @@
-import { categoryHistoryScores, historyScores, ofCategory } from '../analytics/history-scores.ts';
+import { categoryHistoryScores, ofCategory, scoreHistory } from '../analytics/history-scores.ts';
 import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
@@ -127,8 +127,8 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (request, { caller, found: brand }) => {
       const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const scores = await historyScores(db, org.id, { brandId: brand.id }, window);
-      return presentHistory(scores, window, limit);
+      const history = await scoreHistory(db, org.id, { brandId: brand.id }, window, await cacheUse());
+      return presentHistory(history, window, limit);
     },
   });
 
@@ -147,13 +147,14 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (request, { caller, found: { category, brand } }) => {
       const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const scores = await historyScores(
+      const history = await scoreHistory(
         db,
         org.id,
         { brandId: brand.id, categoryIds: [category.id] },
         window,
+        await cacheUse(),
       );
-      return presentHistory(scores, window, limit);
+      return presentHistory(history, window, limit);
     },
   });
 

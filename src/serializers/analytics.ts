@@ -1,4 +1,3 @@
-import type { HistoryScores } from '../analytics/history-scores.ts';
 import type { WindowData } from '../analytics/window.ts';
 import {
   metrics,
@@ -8,7 +7,7 @@ import {
   shareOfVoice,
   sources,
 } from '../domain/analytics.ts';
-import { historySlice, thin, type WindowedDelta, windowedDelta } from '../domain/score-history.ts';
+import { type History, thin, type WindowedDelta } from '../domain/score-history.ts';
 import { CURRENT_METHODOLOGY, roundRank, roundRate, roundScore } from '../domain/scoring.ts';
 import type { Window } from '../domain/windows.ts';
 
@@ -160,12 +159,11 @@ export function presentDelta(delta: WindowedDelta) {
   };
 }
 
-export function presentHistory(scores: HistoryScores, window: Window, limit: number | null) {
-  const slice = historySlice(scores.before, scores.within, scores.firstScoredAt);
-  const start = window.start?.getTime() ?? Date.parse(slice.points[0]?.scoredAt ?? '');
-  const points = thin(slice.points, limit, { start, end: window.end.getTime() });
+export function presentHistory(history: History, window: Window, limit: number | null) {
+  const start = window.start?.getTime() ?? Date.parse(history.points[0]?.scoredAt ?? '');
+  const points = thin(history.points, limit, { start, end: window.end.getTime() });
   return {
     points: points.map((p) => ({ date: p.scoredAt, score: roundScore(p.score), runId: p.runId })),
-    windowedDelta: presentDelta(windowedDelta(slice, window)),
+    windowedDelta: presentDelta(history.delta),
   };
 }

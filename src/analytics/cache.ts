@@ -1,0 +1,43 @@
+import { VersionedCache } from '../domain/versioned-cache.ts';
+
+// What analytics requests compute from the database before shaping a body (a scope's bounds, a
+// window side's sums, a score history's points and delta), kept per data version for the HTTP
+// routes. Each value is kept under a key that names everything it was read from besides the data:
+// the scope, and the runs its time ranges hold (db/analytics.ts runSpans), so a rolling window
+// asked again a minute later, whose ends passed no run, finds it. docs/performance.md,
+// "Analytics cache".
+
+// A rough measure of what a kept value holds: its rows, at a few hundred bytes each.
+const BYTES_PER_ROW = 200;
+
+interface Entry {
+  value: unknown;
+  rows: number;
+}
+
+export class AnalyticsCache extends VersionedCache<Entry> {
+  constructor(maxBytes: number) {
+    super(maxBytes, (entry) => entry.rows * BYTES_PER_ROW);
+  }
+}
+
+/** A cache and the data version the caller read before its first query. */
+export interface CacheUse {
+  cache: AnalyticsCache;
+  version: string;
+}
+
+/** The value kept under `key`, else `load`'s, kept; without a cache, always `load`'s. */
+export async function kept<T>(
+  use: CacheUse | undefined,
+  key: string,
+  load: () => Promise<T>,
+  rows: (value: T) => number,
+): Promise<T> {
+  if (!use) return load();
+  const ticket = use.cache.lookup(use.version, key);
+  if (ticket.hit) return ticket.hit.value as T;
+  const value = await load();
+  use.cache.store(ticket, { value, rows: rows(value) });
+  return value;
+}
