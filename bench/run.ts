@@ -194,6 +194,9 @@ async function main(): Promise<void> {
     }
   }
   cases.push(
+    // Brand figures (score, last run, counts) must not grow with the brand's 8,760 runs.
+    ['brand list', '/api/brands/'],
+    ['brand detail', `/api/brands/${brand.id}/`],
     ['brand score-history 30d', `/api/brands/${brand.id}/score-history/`],
     ['brand score-history 90d', `/api/brands/${brand.id}/score-history/?range=90d`],
     ['brand score-history all', `/api/brands/${brand.id}/score-history/?since=all`],
