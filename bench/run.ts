@@ -19,7 +19,7 @@ import { generateKey, hashSecret } from '../src/auth/keys.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { openSqlite } from '../src/db/sqlite/open.ts';
+import { openSqlite } from '../src/db/sqlite/open.js';
 import { SCOPES } from '../src/domain/scopes.ts';
 import { checkIntervals, emptyTally } from '../test/support/intervals.ts';
 import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';

@@ -7,7 +7,7 @@ import { listCategories } from '../src/db/categories.ts';
 import { sqlitePath } from '../src/db/connect.ts';
 import { listPrompts } from '../src/db/prompts.ts';
 import { inProcessSqliteDialect } from '../src/db/sqlite/in-process-dialect.ts';
-import { openSqlite } from '../src/db/sqlite/open.ts';
+import { openSqlite } from '../src/db/sqlite/open.js';
 import type { Database } from '../src/db/types.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 

@@ -6,7 +6,7 @@ import { DatabaseMonitor, type PoolName } from './monitor.ts';
 import { postgresDialect } from './postgres/pool.ts';
 import { sqliteDataVersion } from './sqlite/data-version.ts';
 import { inProcessSqliteDialect } from './sqlite/in-process-dialect.ts';
-import { openSqlite } from './sqlite/open.ts';
+import { openSqlite } from './sqlite/open.js';
 import { readerPoolSqliteDialect } from './sqlite/reader-pool-dialect.ts';
 import type { Database } from './types.ts';
 

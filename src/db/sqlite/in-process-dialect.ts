@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
-import { statementCache } from './statement-cache.ts';
+import { statementCache } from './statement-cache.js';
 
 // Kysely's SQLite dialect speaks the better-sqlite3 interface; node:sqlite differs only in taking
 // parameters spread rather than as an array, and in how it reports whether a statement reads.

@@ -14,7 +14,7 @@ import {
 import { QueryTimeout } from '../../errors.ts';
 import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
 
-const childScript = fileURLToPath(new URL('./reader-child.ts', import.meta.url));
+const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
 
 interface Pending {
   id: number;

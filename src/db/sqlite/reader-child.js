@@ -1,26 +1,24 @@
+// @ts-check
 // A read-only SQLite connection in its own process. The API's reads run here so that a statement
 // over its time cap can be stopped for real: the parent kills this process, which no in-process
-// SQLite binding for Node can do to a statement already inside the engine.
-import { openSqlite, runStatement } from './open.ts';
-import { statementCache } from './statement-cache.ts';
+// SQLite binding for Node can do to a statement already inside the engine. JavaScript, as are the
+// two modules it loads, so that the process never starts Node's type stripper (open.js).
+import { openSqlite, runStatement } from './open.js';
+import { statementCache } from './statement-cache.js';
 
-interface Request {
-  id: number;
-  sql: string;
-  params: unknown[];
-}
+/** @typedef {{ id: number; sql: string; params: unknown[] }} Request */
 
 const path = process.argv[2];
 if (!path) throw new Error('reader-child needs the database path');
 const prepare = statementCache(openSqlite(path, { queryOnly: true }));
 process.send?.({ ready: true });
 
-process.on('message', (message: Request) => {
+process.on('message', (/** @type {Request} */ message) => {
   try {
     const { rows, changes } = runStatement(prepare, message.sql, message.params);
     process.send?.({ id: message.id, rows, changes });
   } catch (error) {
-    const err = error as Error & { code?: string; errcode?: number };
+    const err = /** @type {Error & { code?: string; errcode?: number }} */ (error);
     process.send?.({ id: message.id, error: { message: err.message, code: err.code, errcode: err.errcode } });
   }
 });

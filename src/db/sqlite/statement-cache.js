@@ -1,10 +1,10 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+// @ts-check
+// JavaScript: the reader process loads it (open.js says why).
 
-/** A prepared statement, and whether it returns rows. */
-export interface Prepared {
-  statement: StatementSync;
-  reader: boolean;
-}
+/**
+ * A prepared statement, and whether it returns rows.
+ * @typedef {{ statement: import('node:sqlite').StatementSync; reader: boolean }} Prepared
+ */
 
 // The API asks the same few hundred statements over and over; preparing one (parsing and planning
 // the SQL) costs more than running most of them, so each connection keeps its recent statements
@@ -12,8 +12,14 @@ export interface Prepared {
 // keeps statements whose text varies (IN lists of many lengths) from piling up.
 const DEFAULT_SIZE = 500;
 
-export function statementCache(db: DatabaseSync, size = DEFAULT_SIZE): (sql: string) => Prepared {
-  const cache = new Map<string, Prepared>();
+/**
+ * @param {import('node:sqlite').DatabaseSync} db
+ * @param {number} [size]
+ * @returns {(sql: string) => Prepared}
+ */
+export function statementCache(db, size = DEFAULT_SIZE) {
+  /** @type {Map<string, Prepared>} */
+  const cache = new Map();
   return (sql) => {
     const hit = cache.get(sql);
     if (hit) {
@@ -25,7 +31,7 @@ export function statementCache(db: DatabaseSync, size = DEFAULT_SIZE): (sql: str
     const statement = db.prepare(sql);
     const prepared = { statement, reader: statement.columns().length > 0 };
     cache.set(sql, prepared);
-    if (cache.size > size) cache.delete(cache.keys().next().value as string);
+    if (cache.size > size) cache.delete(/** @type {string} */ (cache.keys().next().value));
     return prepared;
   };
 }
