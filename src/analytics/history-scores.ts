@@ -93,7 +93,8 @@ export async function scoreHistory(
     start === null
       ? [{ start: EPOCH, end }]
       : [
-          // At or before the start: the boundary scores include a run finishing at that instant.
+          // At or before the start (times are stored to the millisecond): the boundary scores
+          // include a run finishing at that instant.
           { start: EPOCH, end: new Date(start.getTime() + 1).toISOString() },
           { start: start.toISOString(), end },
         ];
