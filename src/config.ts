@@ -17,7 +17,7 @@ export interface Config {
   queryTimeoutMs: number;
   /** Bytes of answers each process keeps (src/http/response-cache.ts); 0 keeps none. */
   responseCacheBytes: number;
-  /** Bytes (estimated) of analytics window sums each process keeps (src/analytics/window.ts); 0 keeps none. */
+  /** Bytes (estimated) of analytics sums and histories each process keeps (src/analytics/cache.ts); 0 keeps none. */
   analyticsCacheBytes: number;
   logLevel: LogLevel;
   keyPepper: string | undefined;
