@@ -85,12 +85,26 @@ function tTwoSided(t: number, df: number): number {
   return (2 / Math.PI) * (theta + sin * sum);
 }
 
+const criticals = new Map<number, number>();
+
 /**
  * The two-sided 95 % critical value of Student's t with df (a positive integer) degrees of
  * freedom, e.g. 4.3027 for 2. The closed-form distribution is inverted by bisection to full
  * double precision; the only library offering it pulls in over 200 packages.
  */
 export function tCritical(df: number): number {
+  // Every interval of an answer asks for it (a brand's analytics, hundreds of times) with the same
+  // few df: the bisection is kept per df. df is a count of prompts, so the map stays small.
+  let critical = criticals.get(df);
+  if (critical === undefined) {
+    critical = bisectCritical(df);
+    if (criticals.size >= 4096) criticals.clear();
+    criticals.set(df, critical);
+  }
+  return critical;
+}
+
+function bisectCritical(df: number): number {
   let low = Z;
   let high = 2 * Z;
   while (tTwoSided(high, df) < 0.95) high *= 2;
