@@ -11,9 +11,10 @@
 //   --postgres: PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test;
 //               a database is created and dropped) and Redis (BENCH_REDIS_URL, default
 //               redis://127.0.0.1:6379) for the rate limit, the production setup.
-//   --uncached: the service keeps no answers (RESPONSE_CACHE_MB=0), so every request reads the
-//               database: what a first request costs. By default the repeated requests of a case
-//               are answered from the response cache after the first.
+//   --uncached: the service keeps no answers and no analytics sums (RESPONSE_CACHE_MB=0,
+//               ANALYTICS_CACHE_MB=0), so every request reads the database: what a first request
+//               costs. By default the repeated requests of a case are answered from the caches
+//               after the first.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -267,7 +268,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_PER_MINUTE: '1000000',
         METRICS_PORT: '0',
         LOG_LEVEL: 'info',
-        ...(args.uncached ? { RESPONSE_CACHE_MB: '0' } : {}),
+        ...(args.uncached ? { RESPONSE_CACHE_MB: '0', ANALYTICS_CACHE_MB: '0' } : {}),
       },
       `${base}/healthz`,
     );
@@ -294,7 +295,7 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(
           ' ',
-        )}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per side and case; response cache ${args.uncached ? 'off' : 'on'}.`,
+        )}; ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds per side and case; caches ${args.uncached ? 'off' : 'on'}.`,
     );
     line('');
     line(
