@@ -205,6 +205,19 @@ describe('analytics cache', () => {
     assert.equal((await both(`${base}?range=30d`)).body.windowedDelta.spanLabel, '30d');
   });
 
+  it("never serves one organization's kept sums to another", async () => {
+    const url = `/api/brands/${f.brandId}/analytics/?range=90d`;
+    setNow(NOW);
+    await servedFromCache(() => cachedGet(url));
+    const globex = await insertOrg(ctx.dbs.primary, 'globex');
+    const globexKey = await mintKey(ctx.dbs.primary, globex);
+    const before = lookups();
+    const other = await cached.inject({ url, headers: bearer(globexKey) });
+    assert.equal(other.statusCode, 404);
+    // Refused before the handler: the cache was not even asked.
+    assert.deepEqual(lookups(), before);
+  });
+
   it('reports its lookups and size as metrics', async () => {
     const metrics = await cached.metrics.metrics();
     assert.match(metrics, /^sightline_analytics_cache_lookups_total\{outcome="hit"\} [1-9]\d*$/m);
