@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AnalyticsCache } from '../src/analytics/cache.ts';
+import { scoreHistory } from '../src/analytics/history-scores.ts';
+import { loadWindow } from '../src/analytics/window.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { type HistoryQuery, type Parsed, parseHistory, parseRange } from '../src/domain/windows.ts';
 import type { App } from '../src/http/types.ts';
 import { ACME, appWithClock } from './support/analytics.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -8,8 +12,9 @@ import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 // The analytics cache (src/analytics/window.ts AnalyticsCache): window sums kept per data version
 // and served again while a window's ends pass no run. Every answer of the app that keeps them is
-// compared with the answer of an app on the same database and clock that keeps nothing, so what
-// is checked is that the cache never changes a body, and when it is used at all.
+// compared with the answer of an app on the same database and clock that keeps nothing: the cache
+// never changes a body. When a value is kept and served again is checked on loadWindow and
+// scoreHistory themselves, each against the same call without a cache.
 
 const NOW = Date.parse('2026-03-15T12:00:00.000Z');
 const MINUTE = 60_000;
@@ -22,6 +27,7 @@ describe('analytics cache', () => {
   let fresh: App;
   let clocks: { now: Date }[];
   let f: BrandFixture;
+  let orgId: number;
   let key: string;
   let categoryA: number;
   let p1: number;
@@ -72,7 +78,7 @@ describe('analytics cache', () => {
     ]);
     [cached, fresh] = apps.map((a) => a.app) as [App, App];
     clocks = apps.map((a) => a.clock);
-    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    orgId = await insertOrg(ctx.dbs.primary, 'acme');
     key = await mintKey(ctx.dbs.primary, orgId);
     f = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     categoryA = await f.category('A');
@@ -128,43 +134,55 @@ describe('analytics cache', () => {
         const url = `${base}?${query}`;
         assert.ok((await both(url)).body.coverage.usableSampleCount > 0, url);
       }
-      // Kept, then served again: the same body as a fresh computation.
-      const url = `${base}?range=90d`;
-      await servedFromCache(() => cachedGet(url));
-      await both(url);
     }
+    // Kept, then served again: the same body as a fresh computation.
+    const url = `${brand}?range=90d`;
+    await servedFromCache(() => cachedGet(url));
+    await both(url);
   });
 
+  // What is kept and when, through a cache of the test's own under a version nothing moves (on
+  // PostgreSQL the app's version is the cluster's snapshot, which the other test files move).
+  const ownCache = () => ({ cache: new AnalyticsCache(16 * 1024 * 1024), version: 'one version' });
+  const valid = <T>(parsed: Parsed<T>): T => {
+    assert.ok(parsed.ok);
+    return parsed.value;
+  };
+
   it('serves a window whose ends moved with the clock but passed no run from the cache', async () => {
-    const url = `/api/brands/${f.brandId}/analytics/?range=7d`;
-    let minutes = 0;
-    await servedFromCache(async () => {
-      setNow(NOW);
-      await cachedGet(url);
-      // A different window each time: its start and end are later, and no run finished between.
-      minutes += 1;
-      setNow(NOW + minutes * MINUTE);
-      return cachedGet(url);
-    });
-    const moved = await both(url);
-    assert.equal(moved.body.window.end, iso(NOW + minutes * MINUTE));
+    const use = ownCache();
+    const scope = { orgId, brandId: f.brandId };
+    const at = (ms: number) => valid(parseRange({ range: '7d' }, new Date(ms), 'UTC'));
+    const first = await loadWindow(ctx.dbs.read, scope, at(NOW), use);
+    const { misses, hits } = use.cache.stats();
+    // Five minutes later: both ends moved, and no run finished in those minutes at either end.
+    const moved = await loadWindow(ctx.dbs.read, scope, at(NOW + 5 * MINUTE), use);
+    assert.equal(use.cache.stats().misses, misses);
+    assert.equal(use.cache.stats().hits, hits + 3, 'bounds and both sides');
+    assert.notEqual(moved.window.end.getTime(), first.window.end.getTime());
+    assert.deepEqual(moved, await loadWindow(ctx.dbs.read, scope, at(NOW + 5 * MINUTE)));
   });
 
   it('reads afresh when the end passes a run, and counts that run', async () => {
-    const url = `/api/brands/${f.brandId}/analytics/?range=7d`;
-    setNow(NOW + 30 * MINUTE);
-    const before = await both(url);
-    // The run an hour after NOW now lies inside the window.
-    setNow(NOW + 90 * MINUTE);
-    const after = await both(url);
-    assert.ok(after.misses > 0);
-    assert.ok(after.body.coverage.usableSampleCount > before.body.coverage.usableSampleCount);
+    const use = ownCache();
+    const scope = { orgId, brandId: f.brandId };
+    const at = (ms: number) => valid(parseRange({ range: '7d' }, new Date(ms), 'UTC'));
+    const before = await loadWindow(ctx.dbs.read, scope, at(NOW + 30 * MINUTE), use);
+    const { misses, hits } = use.cache.stats();
+    // The run an hour after NOW now lies inside the window; the previous week's ends (13:30 a week
+    // and two weeks earlier) passed none.
+    const after = await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE), use);
+    assert.equal(use.cache.stats().misses, misses + 1, 'the current side');
+    assert.equal(use.cache.stats().hits, hits + 2, 'bounds and the previous side');
+    const usable = (data: typeof after) => data.current.classification.coverage.usableSampleCount;
+    assert.equal(usable(after), usable(before) + 1);
+    assert.deepEqual(after, await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE)));
   });
 
   it('answers from the new data right after a commit', async () => {
     const url = `/api/brands/${f.brandId}/analytics/?range=30d`;
     setNow(NOW);
-    await servedFromCache(() => cachedGet(url));
+    await cachedGet(url);
     const before = await both(url);
     await f.run({
       category: categoryA,
@@ -186,29 +204,34 @@ describe('analytics cache', () => {
         const url = `${base}${query}`;
         assert.ok((await both(url)).body.points.length > 0, url);
       }
-      const url = `${base}?since=all`;
-      await servedFromCache(() => cachedGet(url));
-      await both(url);
     }
   });
 
-  it('names the window asked, when another window over the same runs was kept', async () => {
-    const base = `/api/brands/${f.brandId}/score-history/`;
-    setNow(NOW);
-    // range=30d starts at 2026-02-13T12:00Z: the same runs as since that instant, another label.
-    await servedFromCache(async () => {
-      await cachedGet(`${base}?range=30d`);
-      return cachedGet(`${base}?since=2026-02-13T12:00:00.000Z`);
-    });
-    const since = await both(`${base}?since=2026-02-13T12:00:00.000Z`);
-    assert.match(since.body.windowedDelta.spanLabel, /^since /);
-    assert.equal((await both(`${base}?range=30d`)).body.windowedDelta.spanLabel, '30d');
+  it('keeps a score history, and names the window asked when another over the same runs was kept', async () => {
+    const use = ownCache();
+    const scope = { brandId: f.brandId };
+    const history = (query: HistoryQuery) =>
+      valid(parseHistory(query, new Date(NOW + 5 * MINUTE), 'UTC')).window;
+    const all = history({ since: 'all' });
+    await scoreHistory(ctx.dbs.read, orgId, scope, all, use);
+    const { misses } = use.cache.stats();
+    const again = await scoreHistory(ctx.dbs.read, orgId, scope, all, use);
+    assert.equal(use.cache.stats().misses, misses);
+    assert.deepEqual(again, await scoreHistory(ctx.dbs.read, orgId, scope, all));
+    // range=30d five minutes after NOW starts at 2026-02-13T12:05Z: the same runs as since
+    // 12:00 that day, under another label.
+    await scoreHistory(ctx.dbs.read, orgId, scope, history({ range: '30d' }), use);
+    const since = history({ since: '2026-02-13T12:00:00.000Z' });
+    const named = await scoreHistory(ctx.dbs.read, orgId, scope, since, use);
+    assert.equal(use.cache.stats().misses, misses + 1, 'the since window is served what range=30d kept');
+    assert.match(named.delta.spanLabel, /^since /);
+    assert.deepEqual(named, await scoreHistory(ctx.dbs.read, orgId, scope, since));
   });
 
   it("never serves one organization's kept sums to another", async () => {
     const url = `/api/brands/${f.brandId}/analytics/?range=90d`;
     setNow(NOW);
-    await servedFromCache(() => cachedGet(url));
+    await cachedGet(url);
     const globex = await insertOrg(ctx.dbs.primary, 'globex');
     const globexKey = await mintKey(ctx.dbs.primary, globex);
     const before = lookups();
