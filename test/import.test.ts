@@ -467,7 +467,10 @@ describe('two imports of the same answers at once', () => {
         );
       } else {
         // One after the other: the second found every answer stored.
-        assert.deepEqual(won.map((r) => r.imported).sort(), [0, lines.length]);
+        assert.deepEqual(
+          won.map((r) => r.imported).sort((a, b) => a - b),
+          [0, lines.length],
+        );
       }
       const counted = await counts(ctx.dbs.primary);
       assert.equal(

@@ -105,7 +105,7 @@ export async function loadWindow(
   );
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
-  const spans = [
+  const covers = [
     cover(window.start.getTime(), window.end.getTime()),
     ...(previous ? [cover(previous.start.getTime(), previous.end.getTime())] : []),
   ];
@@ -113,7 +113,7 @@ export async function loadWindow(
     ? await runSpans(
         db,
         scope,
-        spans.flatMap((span) => span.edges),
+        covers.flatMap((span) => span.edges),
       )
     : [];
   let edge = 0;
@@ -126,7 +126,7 @@ export async function loadWindow(
       rowsOf,
     );
   };
-  const [currentSpan, previousSpan] = spans;
+  const [currentSpan, previousSpan] = covers;
   const [current, before] = await Promise.all([
     sideOf(currentSpan as Cover, true),
     previousSpan ? sideOf(previousSpan, false) : null,

@@ -30,7 +30,8 @@ export interface Databases {
   monitor: DatabaseMonitor;
   /**
    * A value that differs whenever what `read` sees may have changed: equal values bracket the same
-   * committed data. What the response cache is keyed by (src/http/response-cache.ts).
+   * committed data. What the response and analytics caches keep their values under
+   * (src/domain/versioned-cache.ts).
    */
   dataVersion(): Promise<string>;
   close(): Promise<void>;

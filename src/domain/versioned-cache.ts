@@ -2,7 +2,8 @@
 // (Databases.dataVersion): a lookup under any other version empties it, so a kept value is what the
 // database would give now. A caller reads the version before its first query and keeps its value
 // under that version; the value is dropped when the version moved meanwhile. Least recently used
-// values go first once the sizes exceed the bound. docs/performance.md, "Response cache".
+// values go first once the sizes exceed the bound. docs/performance.md, "Response cache" and
+// "Analytics cache".
 
 /** A lookup's place in the cache: what it would be stored under, and the value if kept. */
 export interface CacheTicket<V> {

@@ -128,8 +128,8 @@ export function registerMetrics(
   cacheInstruments(
     registers,
     'analytics',
-    'Analytics window sums asked for',
-    'Estimated bytes of window sums',
+    'Analytics bounds, window sums and score histories asked for',
+    'Estimated bytes of analytics sums and histories',
     analyticsCache,
   );
 

@@ -5,7 +5,7 @@ import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { findBrandRef } from '../db/brands.ts';
 import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
-import { historySlice, windowedDelta } from '../domain/score-history.ts';
+import { historyOf } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
 import { ValidationFailed } from '../errors.ts';
 import type { CsvRows } from '../http/csv.ts';
@@ -180,8 +180,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};
       for (const categoryId of categoryIds) {
         const own = ofCategory(scores, categoryId);
-        const slice = historySlice(own.before, own.within, own.firstScoredAt);
-        deltas[String(categoryId)] = presentDelta(windowedDelta(slice, window));
+        deltas[String(categoryId)] = presentDelta(
+          historyOf(own.before, own.within, own.firstScoredAt, window).delta,
+        );
       }
       return { deltas };
     },
