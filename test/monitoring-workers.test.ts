@@ -4,6 +4,14 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type AskFacts,
+  claimAsk,
+  findBrandMonitoring,
+  finishAsk,
+  updateRunProgress,
+} from '../src/db/monitoring.ts';
+import { planRuns } from '../src/monitoring/plan.ts';
 import { updateBrandMonitoring } from '../src/monitoring/settings.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
@@ -107,4 +115,69 @@ it('two workers on PostgreSQL run a due schedule once and ask each planned ask o
     .where('id', '=', brand.brandId)
     .executeTakeFirstOrThrow();
   assert.equal(next.next_monitored_run_at, new Date(Date.parse(due) + 86_400_000).toISOString());
+});
+
+it('answers stored side by side on PostgreSQL each count the prompts the other finished', {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+}, async () => {
+  // Two workers each store the last answer of a different prompt of one run, in transactions that
+  // overlap; both prompts are then finished, and the run must count 2.
+  const db = ctx.dbs.primary;
+  const other = await monitoredBrand(db, await insertOrg(db, 'beta'), 2);
+  const monitoring = await findBrandMonitoring(db, other.orgId, other.brandId);
+  assert.ok(monitoring);
+  const now = new Date();
+  const [run] = await planRuns(
+    db,
+    monitoring,
+    { engines: ['chatgpt'], samples: 1 },
+    new Set(['chatgpt']),
+    now,
+  );
+  assert.ok(run);
+  const asks = await db
+    .selectFrom('run_asks')
+    .select('id')
+    .where('run_id', '=', run.runId)
+    .orderBy('id')
+    .execute();
+  assert.equal(asks.length, 2);
+  const claim = { now: now.toISOString(), leaseUntil: new Date(now.getTime() + 60_000).toISOString() };
+  for (const [i, ask] of asks.entries()) {
+    const owner = `worker-${i}`;
+    const claimed = await claimAsk(
+      db,
+      { id: ask.id, orgId: other.orgId },
+      { owner, ...claim, month: '2026-11', budget: null },
+    );
+    assert.equal(claimed, 'claimed');
+  }
+  const facts: AskFacts = {
+    outcome: 'ok',
+    finishedAt: now.toISOString(),
+    vendorModel: null,
+    latencyMs: 1,
+    inputTokens: 0,
+    outputTokens: 0,
+    estimatedCostUsd: null,
+    error: null,
+  };
+  const store = async (trx: typeof db, i: number) => {
+    assert.ok(await finishAsk(trx, { id: asks[i]?.id ?? 0, runId: run.runId }, `worker-${i}`, facts));
+    await updateRunProgress(trx, run.runId);
+  };
+  const first = await db.startTransaction().execute();
+  const second = await db.startTransaction().execute();
+  await store(first, 0);
+  const storing = store(second, 1).then(() => second.commit().execute());
+  // Time for the second store to reach as far as it can while the first is still open.
+  await sleep(300);
+  await first.commit().execute();
+  await storing;
+  const counted = await db
+    .selectFrom('runs')
+    .select(['completed_prompts', 'total_prompts'])
+    .where('id', '=', run.runId)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual({ ...counted }, { completed_prompts: 2, total_prompts: 2 });
 });

@@ -270,6 +270,25 @@ describe('a monitoring run', () => {
     assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'completed');
   });
 
+  it('counts every finished prompt when many answers are stored at once', async () => {
+    const t = await tenant(4);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    // 4 prompts × 2 engines × 2 samples = 16 asks, 8 at a time: their answers are stored side by
+    // side, and each store counts the run's finished prompts again.
+    const { run, work } = await runOnce(deps, t, {
+      engines: ['chatgpt', 'perplexity'],
+      samples: 2,
+      concurrency: 8,
+    });
+    await work;
+    const stored = await ctx.dbs.primary
+      .selectFrom('runs')
+      .select(['status', 'completed_prompts', 'total_prompts'])
+      .where('id', '=', run.runId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual({ ...stored }, { status: 'completed', completed_prompts: 4, total_prompts: 4 });
+  });
+
   it('waits for review when the organization reviews before publishing', async () => {
     const t = await tenant(1);
     await setOrgMonitoring(ctx.dbs.primary, t.orgId, { reviewBeforePublish: true });

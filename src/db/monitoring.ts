@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 import { eligiblePromptsOf } from './predicates.ts';
 import { inTransaction } from './transaction.ts';
 import type { RunAsksTable } from './types.ts';
@@ -458,8 +459,21 @@ export interface AskFacts {
   error: string | null;
 }
 
-/** Marks an ask done with what it cost; false when `owner` no longer holds it. */
-export async function finishAsk(db: Db, askId: number, owner: string, facts: AskFacts): Promise<boolean> {
+/**
+ * Marks an ask done with what it cost; false when `owner` no longer holds it. Call it first in the
+ * transaction that stores the ask's answer and then counts the run's progress: on PostgreSQL it
+ * locks the run's row, so that the stores of one run take turns and each count sees the asks the
+ * others finished (counted side by side, each from its own snapshot, the later write would drop
+ * the other's ask). SQLite runs one write transaction at a time already.
+ */
+export async function finishAsk(
+  db: Db,
+  ask: { id: number; runId: number },
+  owner: string,
+  facts: AskFacts,
+): Promise<boolean> {
+  if (isPostgres(db))
+    await db.selectFrom('runs').select('id').where('id', '=', ask.runId).forUpdate().execute();
   const result = await db
     .updateTable('run_asks')
     .set({
@@ -475,7 +489,7 @@ export async function finishAsk(db: Db, askId: number, owner: string, facts: Ask
       estimated_cost_usd: facts.estimatedCostUsd,
       error: facts.error,
     })
-    .where('id', '=', askId)
+    .where('id', '=', ask.id)
     .where('state', '=', 'asking')
     .where('lease_owner', '=', owner)
     .executeTakeFirst();

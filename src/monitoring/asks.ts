@@ -152,7 +152,7 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
   };
   const line = answerLine(ask, result, at);
   return inTransaction(deps.db, async (trx) => {
-    if (!(await finishAsk(trx, ask.id, deps.owner, facts))) return false;
+    if (!(await finishAsk(trx, { id: ask.id, runId: ask.runId }, deps.owner, facts))) return false;
     const writer = new AnswerWriter(trx, at);
     await writer.write([
       {
