@@ -261,7 +261,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const service = await start(
-      'src/cli/main.ts',
+      'bin/sightline.js',
       ['serve', '--port', String(port)],
       {
         ...data.env,

@@ -79,7 +79,7 @@ function runSuite(label, suiteFiles, env) {
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   // Every test file is a process that loads the app's TypeScript; Node's compile cache lets the
-  // second and later ones skip compiling it (as the CLI does for itself, src/cli/main.ts).
+  // second and later ones skip compiling it (as the CLI does for itself, bin/sightline.js).
   const options = {
     stdio: 'inherit',
     env: { NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'), ...process.env, ...env },

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CHECK_PROMPT } from '../src/cli/commands/engines.ts';
+import { MAIN } from './support/cli.ts';
 import { type FakeVendor, startFakeVendor } from './support/fake-engines.ts';
 
 // `sightline engines …` runs as a child process, as a person runs it, with base URLs pointing at
 // local fakes of the vendors (test/support/fake-engines.ts). Its environment is built from
 // nothing, so a real key in the developer's shell can never be used.
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 const OPENAI_KEY = 'sk-test-cli-openai-5f1e2d3c';
 const ANTHROPIC_KEY = 'sk-ant-test-cli-9a8b7c6d';
 const GEMINI_KEY = 'AIzaTestCliGemini4e5f6a7b';

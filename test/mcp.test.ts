@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildApp } from '../src/app.ts';
+import { MAIN } from './support/cli.ts';
 import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
 import { freePort } from './support/server-process.ts';
@@ -14,7 +14,6 @@ import { freePort } from './support/server-process.ts';
 // The MCP server through the MCP SDK's own client, over both transports, against a real server on
 // the demo data: each tool's output is checked against the JSON API's answer to the same request.
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 const TOOLS = [
   'brand_overview',
   'latest_report',

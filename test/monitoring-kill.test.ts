@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAIN } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
 import {
@@ -22,8 +22,6 @@ import {
 // claim's lease runs out (the dead process renews it no more), the next process asks it again.
 // The vendor therefore sees such an ask twice and answers it once; Sightline stores one answer
 // per planned ask and counts the ask twice against the budget (it was sent twice).
-
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 
 let ctx: TestContext;
 let fakes: Fakes;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -13,6 +12,7 @@ import {
 } from '../src/db/monitoring.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { updateBrandMonitoring } from '../src/monitoring/settings.ts';
+import { MAIN } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
 import {
@@ -27,7 +27,6 @@ import {
 // Two `sightline worker` processes on one PostgreSQL database and one schedule: exactly one plans
 // the due run, they share its asks through pg-boss, and no planned ask reaches a vendor twice.
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts');
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let ctx: TestContext;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOrganization } from '../src/db/organizations.ts';
+import { MAIN } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { mintKey } from './support/fixtures.ts';
 
@@ -24,7 +25,7 @@ describe('operator set-up and import through the CLI', () => {
   let runId: number;
 
   const cli = (args: string[], input?: string): Result => {
-    const result = spawnSync(process.execPath, ['src/cli/main.ts', ...args], {
+    const result = spawnSync(process.execPath, [MAIN, ...args], {
       env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl },
       input,
       encoding: 'utf8',

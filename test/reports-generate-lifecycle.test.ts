@@ -9,6 +9,7 @@ import type { App } from '../src/http/types.ts';
 import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
+import { MAIN } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { mintKey } from './support/fixtures.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
@@ -184,7 +185,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
 
   describe('sightline reports generate', () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ['src/cli/main.ts', 'reports', 'generate', ...args], {
+      spawnSync(process.execPath, [MAIN, 'reports', 'generate', ...args], {
         encoding: 'utf8',
         env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
       });

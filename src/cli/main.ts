@@ -1,16 +1,10 @@
 // The `sightline` command line. Each command group lives in cli/commands/<group>.ts and registers
 // itself on the program; this file only wires them and maps failures to exit codes:
-// 0 ok, 2 usage error, 1 failure, with a one-line message on stderr.
-import { enableCompileCache } from 'node:module';
+// 0 ok, 2 usage error, 1 failure, with a one-line message on stderr. Started through
+// bin/sightline.js, which turns Node's compile cache on first.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { UsageError } from './errors.ts';
-
-// Node keeps the compiled modules (TypeScript stripped, V8 code cache) on disk, so a command's
-// second start skips most of the compiling; the environment variable passes it to the reader
-// processes and worker threads too. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-const compileCache = enableCompileCache();
-if (compileCache.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
 type Group = () => Promise<{ register: (program: Command) => void }>;
 

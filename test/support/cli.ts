@@ -9,7 +9,8 @@ import { createTestServices, type TestServices } from './services.ts';
 // `sightline …` run as a child process, as a person runs it, on the test's database. Its
 // environment is built from nothing (no engine key of the developer's shell reaches it).
 
-export const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+/** The command as the package installs it (`npx sightline`). */
+export const MAIN = join(import.meta.dirname, '..', '..', 'bin', 'sightline.js');
 
 export interface CliRun {
   status: number;
