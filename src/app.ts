@@ -16,6 +16,7 @@ import { connectDatabases, type Databases } from './db/connect.ts';
 import { ValidationFailed } from './errors.ts';
 import { registerAccessLog } from './http/access-log.ts';
 import { canonicalUrl } from './http/canonical-url.ts';
+import { lazyCompilers } from './http/compilers.ts';
 import { assertDeclared } from './http/endpoint.ts';
 import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return typeof sent === 'string' && REQUEST_ID.test(sent) && !containsKey(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' }, plugins: [ajvFormats as never] },
+    schemaController: { compilersFactory: lazyCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const rateLimit = options.rateLimitStore ?? createRateLimitStore(config, app.log);
 
