@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Compile } from 'typebox/schema';
 import { sourceOf } from './analyzer/index.ts';
 
 // One line of an answers file (NDJSON): a captured answer and where it belongs. The schema is the

@@ -4,7 +4,7 @@
 // so a rationale and its draft quote the same numbers (docs/recommendations.md, "Artifacts").
 // Fields beyond these (a content gap's rates, say) are allowed and ignored here.
 import { type Static, Type } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Compile } from 'typebox/schema';
 import { InvalidInput } from './catalog.ts';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -79,7 +79,8 @@ export function readDraftEvidence(recType: string, evidenceJson: string): DraftE
   }
   const check = checks[recType];
   if (!check.Check(evidence)) {
-    const first = [...check.Errors(evidence)][0];
+    const [, errors] = check.Errors(evidence);
+    const first = errors[0];
     const where = first?.instancePath || '/';
     throw new InvalidInput(
       `the ${recType} evidence does not hold what a draft needs (${where}: ${first?.message})`,

@@ -26,7 +26,6 @@ import {
   fillTemplate,
 } from '../domain/artifact-drafts.ts';
 import { InvalidInput } from '../domain/catalog.ts';
-import { readDraftEvidence } from '../domain/recommendation-evidence.ts';
 import { budgetMonth } from '../domain/schedule.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
 import type { AskResult, Engine, EngineName } from '../monitoring/engines/index.ts';
@@ -80,6 +79,10 @@ export function draftEngine(config: EnginesConfig, engines: ReadonlyMap<EngineNa
 
 /** Everything a draft is made of, read from the recommendation's own row and its own brand. */
 export async function draftInputs(db: Db, recommendation: DraftableRecommendation) {
+  // Loaded when a draft is made: its schema checker is ~500 modules (TypeBox), a sixth of a
+  // second of start-up that `recommendations start` and `runs publish` need not pay to learn
+  // that no draft is due.
+  const { readDraftEvidence } = await import('../domain/recommendation-evidence.ts');
   const draft = readDraftEvidence(recommendation.rec_type, recommendation.evidence);
   if (draft === null) return null;
   // By the recommendation's organization and nothing else: a brand id of another organization

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { pino } from 'pino';
 import { type Config, type EngineName, loadConfig } from '../../config.ts';
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
@@ -31,14 +30,12 @@ import {
 import type { AskDeps, MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type EngineOptions } from '../../monitoring/engines/index.ts';
 import { MonitoringError, planRuns } from '../../monitoring/plan.ts';
-import { runAsks } from '../../monitoring/runner.ts';
 import { describeMonitoring } from '../../monitoring/settings.ts';
-import { logPlanned } from '../../monitoring/worker.ts';
 import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
-import { formatTable, parseEngines, parseSamples, print } from './support.ts';
+import { formatTable, monitorLogger, parseEngines, parseSamples, print } from './support.ts';
 
 // "none" stays a string: commander turns a parser's null into "".
 function parseBudget(value: string): number | 'none' {
@@ -64,11 +61,6 @@ export function askDeps(db: Db, engines: AskDeps['engines'], config: Config, log
     log,
     afterPublish: publicationFollowUp(db, clock, draftEngine(config.engines, engines), log),
   };
-}
-
-/** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */
-export function monitorLogger(level: string, destination: 1 | 2) {
-  return pino({ level, base: undefined }, pino.destination({ fd: destination, sync: true }));
 }
 
 /** Stops taking asks on the first SIGINT or SIGTERM; a second one leaves at once. */
@@ -97,6 +89,12 @@ interface RunOptions {
 }
 
 async function runNow(options: RunOptions): Promise<void> {
+  // Only `monitor run` asks: the asking side (answer checks, analyzer, queue) is most of this
+  // group's modules, which `monitor settings` and `monitor plan` do not use.
+  const [{ runAsks }, { logPlanned }] = await Promise.all([
+    import('../../monitoring/runner.ts'),
+    import('../../monitoring/worker.ts'),
+  ]);
   const config = loadConfig();
   const log = monitorLogger(config.logLevel, 2);
   const engineOptions: EngineOptions = { logger: log };

@@ -8,8 +8,7 @@ import type { MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type Engine } from '../../monitoring/engines/index.ts';
 import { type DraftOutcome, draftArtifacts, draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
-import { monitorLogger } from './monitor.ts';
-import { print, withDatabase } from './support.ts';
+import { monitorLogger, print, withDatabase } from './support.ts';
 
 /** The engine SIGHTLINE_DRAFT_ENGINE names, for the commands that draft new recommendations' artifacts. */
 export function configuredDrafter(config: Config, log: MonitorLog): Engine | null {

@@ -10,9 +10,8 @@ import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
-import { monitorLogger } from './monitor.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { formatTable, print, realCalendarDay, withDatabase } from './support.ts';
+import { formatTable, monitorLogger, print, realCalendarDay, withDatabase } from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,6 +1,7 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
 import { InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
 import { connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
@@ -144,4 +145,9 @@ export function parseSamples(value: string): number {
     throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_SAMPLES}.`);
   }
   return Number(value);
+}
+
+/** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */
+export function monitorLogger(level: string, destination: 1 | 2) {
+  return pino({ level, base: undefined }, pino.destination({ fd: destination, sync: true }));
 }

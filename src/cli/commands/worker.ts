@@ -9,8 +9,8 @@ import { createEngines } from '../../monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../../monitoring/engines/metrics.ts';
 import { runWorker } from '../../monitoring/worker.ts';
 import { parseLimit } from '../operator.ts';
-import { askDeps, monitorLogger, stopOnSignals } from './monitor.ts';
-import { parsePort, withDatabase } from './support.ts';
+import { askDeps, stopOnSignals } from './monitor.ts';
+import { monitorLogger, parsePort, withDatabase } from './support.ts';
 
 export function register(program: Command): void {
   program
