@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from './connect.ts';
 import { isPostgres } from './migrations/column-types.ts';
 import type { Database } from './types.ts';
@@ -47,11 +47,11 @@ function sqliteStatement(table: string, columns: readonly string[], rows: number
 export async function insertRows<T extends keyof Database & string, R extends keyof Database[T] & string>(
   db: Db,
   table: T,
-  rows: readonly Row[],
+  rows: readonly Insertable<Database[T]>[],
   returning: readonly R[] = [],
 ): Promise<Record<R, unknown>[]> {
   if (rows.length === 0) return [];
-  const columns = columnsOf(rows);
+  const columns = columnsOf(rows as readonly Row[]);
   const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
   const out: Record<R, unknown>[] = [];
   if (isPostgres(db)) {
@@ -67,7 +67,8 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const parameters: unknown[] = [];
-    for (const row of chunk) for (const column of columns) parameters.push(row[column] ?? null);
+    for (const row of chunk as readonly Row[])
+      for (const column of columns) parameters.push(row[column] ?? null);
     const full = chunk.length === perStatement;
     const shape = `${table}(${columns.join()})${back}`;
     let statement = full ? fullStatements.get(shape) : undefined;

@@ -3,6 +3,7 @@
 // recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
+import { demoSeedConflict } from '../db/demo.ts';
 import { refreshPlannerStatistics } from '../db/statistics.ts';
 import { BRANDS } from './brands.ts';
 import { type BrandSpec, ORGS } from './catalog.ts';
@@ -48,20 +49,14 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
   const anchor = anchorOf(options.now ?? new Date());
   const prng = new Prng(SEED);
   await db.transaction().execute(async (trx) => {
-    const brands = await trx.selectFrom('brands').select('id').limit(1).executeTakeFirst();
-    const taken = await trx
-      .selectFrom('organizations')
-      .select('slug')
-      .where(
-        'slug',
-        'in',
-        ORGS.map((o) => o.slug),
-      )
-      .execute();
-    if (brands || taken.length > 0) {
-      const why =
-        taken.length > 0 ? `organization "${taken[0]?.slug}" already exists` : 'it already has brands';
-      throw new DemoConflictError(`cannot seed the demo into this database: ${why}; use a fresh database`);
+    const conflict = await demoSeedConflict(
+      trx,
+      ORGS.map((o) => o.slug),
+    );
+    if (conflict) {
+      throw new DemoConflictError(
+        `cannot seed the demo into this database: ${conflict}; use a fresh database`,
+      );
     }
     const ids = await writeCatalog(trx, anchor);
     // The import's clock is the anchor too: every answer was captured before it, and the rows the

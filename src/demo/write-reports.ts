@@ -1,4 +1,5 @@
 // Writes the demo's report artifacts (with their rendered bytes).
+import { insertRows } from '../db/bulk-insert.ts';
 import type { Db } from '../db/connect.ts';
 import { generateReport } from '../reports/generate.ts';
 import type { Prng } from './prng.ts';
@@ -44,9 +45,8 @@ export async function writeReports(db: Db, ids: CatalogIds, anchor: number, prng
       );
       continue;
     }
-    await db
-      .insertInto('report_artifacts')
-      .values({
+    await insertRows(db, 'report_artifacts', [
+      {
         org_id: brand.orgId,
         brand_id: brand.id,
         category_id: categoryIdOf(brand, spec.category),
@@ -64,7 +64,7 @@ export async function writeReports(db: Db, ids: CatalogIds, anchor: number, prng
         is_branded: spec.isBranded ? 1 : 0,
         aborted_reason: spec.abortedReason ?? '',
         generated_by_user_id: userId,
-      })
-      .execute();
+      },
+    ]);
   }
 }
