@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { insertRows } from '../src/db/bulk-insert.ts';
+import { createTestContext, type TestContext } from './support/context.ts';
+
+// db/bulk-insert.ts writes the import's rows: on PostgreSQL as one JSON parameter spread into the
+// table's row type, on SQLite as multi-row inserts. Whatever a value holds, it must come back
+// exactly as given: control characters, backslashes, quotes and text that looks like an escape or
+// a null marker included, null itself, floats to the last bit, and more rows than one statement
+// carries.
+
+let ctx: TestContext;
+
+before(async () => {
+  ctx = await createTestContext();
+});
+
+after(() => ctx.close());
+
+const key = { org_id: 1, brand_id: 1, category_id: 1, prompt_id: 0, methodology: 'sample_v1' };
+
+it('writes text exactly as given, control characters, escapes and null included', async () => {
+  const domains = [
+    'tab\there',
+    'line\nbreak',
+    'carriage\rreturn',
+    'back\\slash',
+    '\\N',
+    '',
+    'ends with a backslash\\',
+    'ünïcødé ✓ 🙂',
+    `quotes ' and " and , ;`,
+  ];
+  await insertRows(
+    ctx.dbs.primary,
+    'agg_block_mention_domains',
+    domains.map((domain, i) => ({
+      ...key,
+      block: 1,
+      competitor_id: i === 0 ? null : i,
+      domain,
+      citations: i,
+    })),
+  );
+  const rows = await ctx.dbs.primary
+    .selectFrom('agg_block_mention_domains')
+    .select(['competitor_id', 'domain', 'citations'])
+    .where('block', '=', 1)
+    .orderBy('citations')
+    .execute();
+  assert.deepEqual(
+    rows.map((r) => ({ ...r, competitor_id: r.competitor_id === null ? null : Number(r.competitor_id) })),
+    domains.map((domain, i) => ({ competitor_id: i === 0 ? null : i, domain, citations: i })),
+  );
+});
+
+it('writes floats to the last bit', async () => {
+  const values = [0.1 + 0.2, 1e-7, -0.5, 123456789.125, 2 / 3, 5e-324];
+  await insertRows(
+    ctx.dbs.primary,
+    'agg_block_mentions',
+    values.map((value_weighted, i) => ({
+      ...key,
+      block: 2,
+      competitor_id: i + 1,
+      mentions: 1,
+      ranked_weight: 1,
+      rank_weighted: i,
+      value_weighted,
+    })),
+  );
+  const rows = await ctx.dbs.primary
+    .selectFrom('agg_block_mentions')
+    .select('value_weighted')
+    .where('block', '=', 2)
+    .orderBy('competitor_id')
+    .execute();
+  assert.deepEqual(
+    rows.map((r) => r.value_weighted),
+    [0.30000000000000004, 1e-7, -0.5, 123456789.125, 0.6666666666666666, 5e-324],
+  );
+});
+
+it('writes more rows than one statement carries, each once', async () => {
+  const rows = Array.from({ length: 12_345 }, (_, i) => ({
+    ...key,
+    block: 3,
+    competitor_id: null,
+    domain: `d${i}.example`,
+    citations: i,
+  }));
+  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', rows);
+  const read = await ctx.dbs.primary
+    .selectFrom('agg_block_mention_domains')
+    .select(['domain', 'citations'])
+    .where('block', '=', 3)
+    .orderBy('citations')
+    .execute();
+  assert.equal(read.length, 12_345);
+  assert.deepEqual({ ...read[0] }, { domain: 'd0.example', citations: 0 });
+  assert.deepEqual({ ...read[12_344] }, { domain: 'd12344.example', citations: 12_344 });
+  assert.equal(new Set(read.map((r) => r.domain)).size, 12_345);
+});
