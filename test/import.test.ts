@@ -136,6 +136,33 @@ describe('answer import', () => {
     assert.deepEqual(Object.values(await counts(db)), [0, 0, 0, 0, 0, 0, 0]);
   });
 
+  it('refuses the NUL character in any text of a line, on both databases alike', async () => {
+    const lines = [
+      line({ prompt: 'best-crm', capturedAt: '2026-03-01T09:00:00Z', answerText: 'Acmeflow\u0000 leads.' }),
+      line({
+        prompt: 'cheap-crm',
+        capturedAt: '2026-03-01T09:01:00Z',
+        answerText: 'Globex.',
+        modelLabel: 'Chat\u0000GPT',
+        citations: ['https://example.com/a', 'https://example.com/\u0000b'],
+      }),
+    ];
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => `${e.line}: ${e.message}`),
+      [
+        '1: "answerText" must not contain the NUL character (\\u0000)',
+        '2: "modelLabel" must not contain the NUL character (\\u0000)',
+        '2: "citations" must not contain the NUL character (\\u0000)',
+      ],
+    );
+    assert.deepEqual(Object.values(await counts(db)), [0, 0, 0, 0, 0, 0, 0]);
+  });
+
   it('refuses repeated answers and answers of another organization', async () => {
     const error = await importAnswers(
       db,

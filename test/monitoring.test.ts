@@ -239,6 +239,25 @@ describe('a monitoring run', () => {
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
+  // Unstorable, the answer would be asked again when its lease ran out: the timeout ends that here.
+  it('stores an answer with a stray NUL character without it, once', { timeout: 20_000 }, async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    fakes.chatgpt.script({ kind: 'answer', appended: '\u0000' });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
+    await work;
+    const rows = await ctx.dbs.primary
+      .selectFrom('responses')
+      .select(['answer_text', 'outcome'])
+      .where('run_id', '=', run.runId)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r })),
+      [{ answer_text: ANSWER, outcome: 'ok' }],
+    );
+    assert.equal(fakes.chatgpt.requests.length, 1);
+  });
+
   it('shows progress while the engines answer', async () => {
     const t = await tenant(2);
     const deps = askDeps(ctx.dbs.primary, fakes.env);

@@ -132,7 +132,7 @@ describe('operator set-up and import through the CLI', () => {
     );
   });
 
-  it('refuses bad set-up input with the right exit code and one line on stderr', () => {
+  it('refuses bad set-up input with the right exit code and one line on stderr', async () => {
     const usage = cli(['brands', 'create', '--org', 'acme', '--name', 'Other', '--website', 'not a website']);
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /is not a website address|is not a public domain name/);
@@ -162,6 +162,26 @@ describe('operator set-up and import through the CLI', () => {
     const again = cli(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', 'JIRA']);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already tracks "Jira"/);
+    // PostgreSQL's text cannot hold a NUL: refused by name on both databases, nothing written.
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-prompts-'));
+    try {
+      const csv = join(dir, 'prompts.csv');
+      writeFileSync(csv, 'text\n"Fine prompt?"\n"Best\u0000 tool?"\n');
+      const nul = cli(['prompts', 'import', csv, '--org', 'acme', '--category', 'pm-tools']);
+      assert.equal(nul.status, 1);
+      assert.equal(
+        nul.stderr,
+        `${csv}: line 3: the prompt text must not contain the NUL character (\\u0000)\nsightline: 1 problem(s) found; nothing was written\n`,
+      );
+      const written = await ctx.dbs.primary
+        .selectFrom('prompts')
+        .select('id')
+        .where('text', '=', 'Fine prompt?')
+        .execute();
+      assert.deepEqual(written, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a bad answers file with line-numbered errors and writes nothing', async () => {

@@ -198,6 +198,13 @@ export function normalizeAnswerLine(value: unknown, now: Date): { line: AnswerLi
   if (shape.length > 0) return { errors: shape };
   const raw = value as RawLine;
   const errors: string[] = [];
+  // PostgreSQL's text cannot hold U+0000 and SQLite's can: refused on both, so a file imports
+  // the same way on either database (and names the field, not a database error).
+  for (const [name, field] of Object.entries(raw)) {
+    const texts = Array.isArray(field) ? field : [field];
+    if (texts.some((text) => typeof text === 'string' && text.includes('\u0000')))
+      errors.push(`"${name}" must not contain the NUL character (\\u0000)`);
+  }
   const captured = Date.parse(raw.capturedAt);
   if (Number.isNaN(captured)) errors.push(`"capturedAt" ${FIELD_RULES.capturedAt}`);
   else if (captured > now.getTime() + 5 * 60_000)

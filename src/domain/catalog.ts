@@ -94,6 +94,9 @@ export function validExternalKey(value: string): string {
 export function validPromptText(value: string): string {
   const text = value.trim().replace(/\s+/g, ' ');
   if (!text) throw new InvalidInput('the prompt text must not be empty');
+  // PostgreSQL's text cannot hold it (answer-line.ts refuses it in answers for the same reason).
+  if (text.includes('\u0000'))
+    throw new InvalidInput('the prompt text must not contain the NUL character (\\u0000)');
   if (text.length > 2000)
     throw new InvalidInput(`the prompt text must be at most 2000 characters (got ${text.length})`);
   return text;

@@ -128,7 +128,12 @@ function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
       surface: 'api',
       outcome,
       capturedAt,
-      answerText: outcome === 'empty' || outcome === 'error' ? null : result.text.slice(0, MAX_TEXT),
+      // A NUL in a vendor's answer is dropped: the answer line refuses it (PostgreSQL's text cannot
+      // hold it), and an ask whose answer cannot be stored is asked again and again.
+      answerText:
+        outcome === 'empty' || outcome === 'error'
+          ? null
+          : result.text.replaceAll('\u0000', '').slice(0, MAX_TEXT),
       citations,
     },
     new Date(capturedAt),

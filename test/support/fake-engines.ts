@@ -6,7 +6,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Behaviour =
-  | { kind: 'answer' }
+  /** `appended` goes right after the answer's last line (a vendor's stray character, say). */
+  | { kind: 'answer'; appended?: string }
   | { kind: 'empty' }
   | { kind: 'refusal' }
   /** Claude only: a long search turn returned as `pause_turn`, to be continued. */
@@ -567,8 +568,13 @@ export async function startFakeVendor(
           spec.error(behaviour.status, `Failure ${behaviour.status} for key ${options.key}`),
           behaviour.headers,
         );
-      default:
-        return send(res, 200, spec.reply(behaviour.kind, exchange, options.model));
+      default: {
+        const reply = spec.reply(behaviour.kind, exchange, options.model);
+        if (behaviour.kind !== 'answer' || !behaviour.appended) return send(res, 200, reply);
+        const last = JSON.stringify(ANSWER_LINES.at(-1)).slice(1, -1);
+        const appended = JSON.stringify(behaviour.appended).slice(1, -1);
+        return send(res, 200, JSON.parse(JSON.stringify(reply).replace(last, `${last}${appended}`)));
+      }
     }
   });
   server.on('connection', (socket) => {
