@@ -173,6 +173,9 @@ describe('operator set-up and import through the CLI', () => {
         nul.stderr,
         `${csv}: line 3: the prompt text must not contain the NUL character (\\u0000)\nsightline: 1 problem(s) found; nothing was written\n`,
       );
+      const missing = cli(['prompts', 'import', join(dir, 'missing.csv'), '--org', 'acme']);
+      assert.equal(missing.status, 1);
+      assert.equal(missing.stderr, `sightline: cannot read ${join(dir, 'missing.csv')}: no such file\n`);
       const written = await ctx.dbs.primary
         .selectFrom('prompts')
         .select('id')
@@ -289,6 +292,9 @@ describe('operator set-up and import through the CLI', () => {
     const fromHtml = JSON.parse(
       ok(['analyze', '--brand', 'Linear', '--competitors', 'Asana', '--html', '--file', file]),
     );
+    const missing = cli(['analyze', '--brand', 'Linear', '--file', join(dir, 'missing.txt')]);
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, `sightline: cannot read ${join(dir, 'missing.txt')}: no such file\n`);
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual([fromHtml.rank, fromHtml.competitors], [2, [{ name: 'Asana', rank: 1 }]]);
     assert.equal(cli(['analyze', '--competitors', 'Jira'], 'x').status, 2);

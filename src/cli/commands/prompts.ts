@@ -1,12 +1,11 @@
 // `sightline prompts create|import`: the questions monitoring asks, one at a time or from a CSV file.
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createPrompt, importPrompts, RowsRejected } from '../../db/catalog/prompts.ts';
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import { parsePromptCsv } from '../../domain/prompt-csv.ts';
 import { parseKeyOption, parseRefOption, withOrganization } from '../operator.ts';
-import { print } from './support.ts';
+import { print, readTextFile } from './support.ts';
 
 export function register(program: Command): void {
   const prompts = program.command('prompts').description('Set up prompts, by organization.');
@@ -54,7 +53,7 @@ export function register(program: Command): void {
     .requiredOption('--org <slug>', 'organization')
     .option('--category <category>', 'category id or key for rows without a category column', parseRefOption)
     .action(async (file: string, options: { org: string; category?: Ref }) => {
-      const text = await readFile(file, 'utf8');
+      const text = await readTextFile(file);
       const result = await withOrganization(options.org, async (db, org) => {
         const fallback =
           options.category === undefined

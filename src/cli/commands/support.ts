@@ -1,5 +1,6 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
+import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
@@ -150,4 +151,20 @@ export function parseSamples(value: string): number {
 /** Run events as JSON lines (pino); `monitor run` keeps stdout for the run ids. */
 export function monitorLogger(level: string, destination: 1 | 2) {
   return pino({ level, base: undefined }, pino.destination({ fd: destination, sync: true }));
+}
+
+const UNREADABLE: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+};
+
+/** A text file's content; one that cannot be read is one plain sentence, not Node's error. */
+export async function readTextFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new Error(`cannot read ${file}: ${UNREADABLE[code] ?? (error as Error).message}`);
+  }
 }
