@@ -1,5 +1,6 @@
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
+import type { Databases } from '../../src/db/connect.ts';
 import type { App } from '../../src/http/types.ts';
 import type { TestContext } from './context.ts';
 
@@ -13,11 +14,12 @@ export async function appWithClock(
   ctx: TestContext,
   now: string,
   overrides: Partial<Config> = {},
+  databases: Databases = ctx.dbs,
 ): Promise<{ app: App; clock: { now: Date } }> {
   const clock = { now: new Date(now) };
   const app = await buildApp(
     { ...ctx.config, ...overrides },
-    { databases: ctx.dbs, logger: false, clock: () => clock.now },
+    { databases, logger: false, clock: () => clock.now },
   );
   await app.ready();
   return { app, clock };
