@@ -243,7 +243,7 @@ describe('a monitoring run', () => {
   it('stores an answer with a stray NUL character without it, once', { timeout: 20_000 }, async () => {
     const t = await tenant(1);
     const deps = askDeps(ctx.dbs.primary, fakes.env);
-    fakes.chatgpt.script({ kind: 'answer', appended: '\u0000' });
+    fakes.chatgpt.script({ kind: 'answer', text: `${ANSWER}\u0000` });
     const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
     await work;
     const rows = await ctx.dbs.primary
@@ -256,6 +256,37 @@ describe('a monitoring run', () => {
       [{ answer_text: ANSWER, outcome: 'ok' }],
     );
     assert.equal(fakes.chatgpt.requests.length, 1);
+  });
+
+  it('ends an ask whose answer cannot be stored as an error with the reason, asked once', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    // Blank once its NUL is dropped, while the vendor called it an answer.
+    fakes.chatgpt.script({ kind: 'answer', text: '\u0000' });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
+    await work;
+    const rows = await ctx.dbs.primary
+      .selectFrom('run_asks as a')
+      .innerJoin('responses as r', 'r.id', 'a.response_id')
+      .select(['a.outcome', 'a.error', 'r.outcome as stored', 'r.answer_text'])
+      .where('a.run_id', '=', run.runId)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r })),
+      [
+        {
+          outcome: 'error',
+          error:
+            'the answer could not be stored: "answerText" is required when outcome is ok (use outcome "empty" for a blank answer)',
+          stored: 'error',
+          answer_text: null,
+        },
+      ],
+    );
+    assert.equal(fakes.chatgpt.requests.length, 1);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
   it('shows progress while the engines answer', async () => {

@@ -107,8 +107,8 @@ async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
   return engine.ask(request);
 }
 
-function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
-  const outcome = OUTCOMES[result.outcome];
+/** The answer line of a result whose outcome and text are as given. */
+function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt: string) {
   const citations =
     outcome === 'ok'
       ? result.sources
@@ -116,7 +116,7 @@ function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
           .filter((url) => url.length <= 2048 && sourceOf(url) !== null)
           .slice(0, MAX_CITATIONS)
       : [];
-  const normalized = normalizeAnswerLine(
+  return normalizeAnswerLine(
     {
       organization: ask.orgId,
       prompt: ask.promptId,
@@ -128,8 +128,8 @@ function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
       surface: 'api',
       outcome,
       capturedAt,
-      // A NUL in a vendor's answer is dropped: the answer line refuses it (PostgreSQL's text cannot
-      // hold it), and an ask whose answer cannot be stored is asked again and again.
+      // A NUL in a vendor's answer is dropped: the answer line refuses it (PostgreSQL's text
+      // cannot hold it) and it carries nothing a reader sees.
       answerText:
         outcome === 'empty' || outcome === 'error'
           ? null
@@ -138,24 +138,36 @@ function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
     },
     new Date(capturedAt),
   );
-  if ('errors' in normalized)
-    throw new Error(`answer of ask ${ask.id} not storable: ${normalized.errors[0]}`);
-  return normalized.line;
+}
+
+/**
+ * The answer line of a result and the outcome the ask ends with. An answer the line refuses (a
+ * text that is blank once its NULs are dropped, say) is stored as an error with the reason: thrown,
+ * the ask would stay open and be asked, and paid for, again at every lease.
+ */
+function answerLine(ask: PlannedAsk, result: AskResult, capturedAt: string) {
+  const outcome = OUTCOMES[result.outcome];
+  const normalized = lineOf(ask, result, outcome, capturedAt);
+  if ('line' in normalized) return { line: normalized.line, outcome, error: result.error ?? null };
+  const error = `the answer could not be stored: ${normalized.errors[0]}`;
+  const fallback = lineOf(ask, result, 'error', capturedAt);
+  if ('errors' in fallback) throw new Error(`answer of ask ${ask.id} not storable: ${fallback.errors[0]}`);
+  return { line: fallback.line, outcome: 'error' as const, error };
 }
 
 /** Writes the answer and marks the ask done, together; false when the lease was lost meanwhile. */
 async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: string): Promise<boolean> {
+  const { line, outcome, error } = answerLine(ask, result, at);
   const facts: AskFacts = {
-    outcome: OUTCOMES[result.outcome],
+    outcome,
     finishedAt: at,
     vendorModel: result.vendorModel,
     latencyMs: result.latencyMs,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,
     estimatedCostUsd: result.estimatedCostUsd,
-    error: result.error ?? null,
+    error,
   };
-  const line = answerLine(ask, result, at);
   return inTransaction(deps.db, async (trx) => {
     if (!(await finishAsk(trx, { id: ask.id, runId: ask.runId }, deps.owner, facts))) return false;
     const writer = new AnswerWriter(trx, at);

@@ -6,8 +6,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Behaviour =
-  /** `appended` goes right after the answer's last line (a vendor's stray character, say). */
-  | { kind: 'answer'; appended?: string }
+  /** `text` replaces the answer's text where a reply carries it whole (ChatGPT, Gemini). */
+  | { kind: 'answer'; text?: string }
   | { kind: 'empty' }
   | { kind: 'refusal' }
   /** Claude only: a long search turn returned as `pause_turn`, to be continued. */
@@ -570,10 +570,9 @@ export async function startFakeVendor(
         );
       default: {
         const reply = spec.reply(behaviour.kind, exchange, options.model);
-        if (behaviour.kind !== 'answer' || !behaviour.appended) return send(res, 200, reply);
-        const last = JSON.stringify(ANSWER_LINES.at(-1)).slice(1, -1);
-        const appended = JSON.stringify(behaviour.appended).slice(1, -1);
-        return send(res, 200, JSON.parse(JSON.stringify(reply).replace(last, `${last}${appended}`)));
+        if (behaviour.kind !== 'answer' || behaviour.text === undefined) return send(res, 200, reply);
+        const [answer, text] = [ANSWER, behaviour.text].map((t) => JSON.stringify(t).slice(1, -1));
+        return send(res, 200, JSON.parse(JSON.stringify(reply).replace(answer as string, text as string)));
       }
     }
   });
