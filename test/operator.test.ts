@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,6 +111,13 @@ describe('operator set-up and import through the CLI', () => {
       ok(imported),
       'Prompts from docs/examples/prompts.csv: 0 created, 0 updated, 4 unchanged.\n',
     );
+    assert.equal(
+      ok(
+        ['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'],
+        readFileSync('docs/examples/prompts.csv', 'utf8'),
+      ),
+      'Prompts from stdin: 0 created, 0 updated, 4 unchanged.\n',
+    );
     assert.match(
       ok([
         'competitors',
@@ -173,6 +180,12 @@ describe('operator set-up and import through the CLI', () => {
         nul.stderr,
         `${csv}: line 3: the prompt text must not contain the NUL character (\\u0000)\nsightline: 1 problem(s) found; nothing was written\n`,
       );
+      const piped = cli(
+        ['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'],
+        'text\n"Fine prompt?"\n"Best\u0000 tool?"\n',
+      );
+      assert.equal(piped.status, 1);
+      assert.match(piped.stderr, /^stdin: line 3: the prompt text must not contain the NUL character/);
       const missing = cli(['prompts', 'import', join(dir, 'missing.csv'), '--org', 'acme']);
       assert.equal(missing.status, 1);
       assert.equal(missing.stderr, `sightline: cannot read ${join(dir, 'missing.csv')}: no such file\n`);

@@ -1,11 +1,9 @@
 // `sightline analyze`: runs the answer analyzer on one answer and prints what it derived — the
 // tool for seeing why an answer scored as it did. Reads the answer from --file or stdin.
-import { text as readAll } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import { analyzeAnswer } from '../../domain/analyzer/index.ts';
-import { UsageError } from '../errors.ts';
 import { parseListOption, parseWebsiteOption } from '../operator.ts';
-import { parseName, print, readTextFile } from './support.ts';
+import { parseName, print, readStdin, readTextFile } from './support.ts';
 
 interface AnalyzeOptions {
   brand: string;
@@ -19,9 +17,7 @@ interface AnalyzeOptions {
 
 async function readAnswer(file: string | undefined): Promise<string> {
   if (file !== undefined) return readTextFile(file);
-  if (process.stdin.isTTY)
-    throw new UsageError('pipe the answer in (… | sightline analyze --brand NAME) or pass --file');
-  return readAll(process.stdin);
+  return readStdin('pipe the answer in (… | sightline analyze --brand NAME) or pass --file');
 }
 
 export function register(program: Command): void {

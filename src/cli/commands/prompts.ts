@@ -5,7 +5,7 @@ import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import { parsePromptCsv } from '../../domain/prompt-csv.ts';
 import { parseKeyOption, parseRefOption, withOrganization } from '../operator.ts';
-import { print, readTextFile } from './support.ts';
+import { print, readStdin, readTextFile } from './support.ts';
 
 export function register(program: Command): void {
   const prompts = program.command('prompts').description('Set up prompts, by organization.');
@@ -49,11 +49,15 @@ export function register(program: Command): void {
     .description(
       'Add or update prompts from a CSV file with a header: text[,key][,category][,monitored]. All or nothing.',
     )
-    .argument('<file>', 'CSV file')
+    .argument('<file>', 'CSV file, or - for stdin')
     .requiredOption('--org <slug>', 'organization')
     .option('--category <category>', 'category id or key for rows without a category column', parseRefOption)
     .action(async (file: string, options: { org: string; category?: Ref }) => {
-      const text = await readTextFile(file);
+      const source = file === '-' ? 'stdin' : file;
+      const text =
+        file === '-'
+          ? await readStdin('pipe the prompts in (… | npx sightline prompts import - --org S) or name a file')
+          : await readTextFile(file);
       const result = await withOrganization(options.org, async (db, org) => {
         const fallback =
           options.category === undefined
@@ -65,12 +69,12 @@ export function register(program: Command): void {
           return await importPrompts(db, org.id, parsed.rows, fallback);
         } catch (error) {
           if (error instanceof RowsRejected)
-            for (const message of error.errors) process.stderr.write(`${file}: ${message}\n`);
+            for (const message of error.errors) process.stderr.write(`${source}: ${message}\n`);
           throw error;
         }
       });
       print(
-        `Prompts from ${file}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged.`,
+        `Prompts from ${source}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged.`,
       );
     });
 }

@@ -1,6 +1,7 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
 import { readFile } from 'node:fs/promises';
+import { text as readAll } from 'node:stream/consumers';
 import { InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
@@ -8,6 +9,7 @@ import { connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
 import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
 import { MAX_SAMPLES } from '../../monitoring/settings.ts';
+import { UsageError } from '../errors.ts';
 
 /**
  * Runs `fn` on the primary database, then closes it. `schema` says what to do about the schema
@@ -167,4 +169,10 @@ export async function readTextFile(file: string): Promise<string> {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new Error(`cannot read ${file}: ${UNREADABLE[code] ?? (error as Error).message}`);
   }
+}
+
+/** What is piped in; on a terminal, nothing is, and `hint` says how to give the input. */
+export function readStdin(hint: string): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError(hint);
+  return readAll(process.stdin);
 }
