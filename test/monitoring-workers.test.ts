@@ -147,7 +147,7 @@ it('answers stored side by side on PostgreSQL each count the prompts the other f
     const claimed = await claimAsk(
       db,
       { id: ask.id, orgId: other.orgId },
-      { owner, ...claim, month: '2026-11', budget: null },
+      { owner, ...claim, month: '2026-11', budget: null, maxAttempts: 3 },
     );
     assert.equal(claimed, 'claimed');
   }

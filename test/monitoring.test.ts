@@ -289,6 +289,64 @@ describe('a monitoring run', () => {
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
+  it('ends an ask taken three times without a stored answer as an error, without asking again', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    const monitoring = await findBrandMonitoring(ctx.dbs.primary, t.orgId, t.brandId);
+    assert.ok(monitoring);
+    const [run] = await planRuns(
+      ctx.dbs.primary,
+      monitoring,
+      { engines: ['chatgpt'], samples: 1 },
+      deps.configured,
+      new Date(),
+    );
+    assert.ok(run);
+    // As if three workers had each taken it, sent it, and died before storing the answer.
+    await ctx.dbs.primary
+      .updateTable('run_asks')
+      .set({
+        state: 'asking',
+        attempts: 3,
+        lease_owner: 'gone',
+        lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
+      })
+      .where('run_id', '=', run.runId)
+      .execute();
+    const usage = () =>
+      ctx.dbs.primary.selectFrom('org_ask_usage').select('asks').where('org_id', '=', t.orgId).execute();
+    const before = await usage();
+    await runAsks(deps, {
+      runIds: [run.runId],
+      concurrency: 1,
+      pollMs: 20,
+      done: async () => (await findMonitorRun(ctx.dbs.primary, run.runId))?.status !== 'running',
+    });
+    const rows = await ctx.dbs.primary
+      .selectFrom('run_asks as a')
+      .innerJoin('responses as r', 'r.id', 'a.response_id')
+      .select(['a.state', 'a.attempts', 'a.outcome', 'a.error', 'r.outcome as stored'])
+      .where('a.run_id', '=', run.runId)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r, attempts: Number(r.attempts) })),
+      [
+        {
+          state: 'done',
+          attempts: 4,
+          outcome: 'error',
+          error: 'taken 3 times without its answer being stored; not asked again',
+          stored: 'error',
+        },
+      ],
+    );
+    assert.equal(fakes.chatgpt.requests.length, 0, 'the engine was not asked a fourth time');
+    assert.deepEqual(await usage(), before, 'nothing was sent, so nothing was counted');
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+  });
+
   it('shows progress while the engines answer', async () => {
     const t = await tenant(2);
     const deps = askDeps(ctx.dbs.primary, fakes.env);

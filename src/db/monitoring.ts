@@ -367,13 +367,21 @@ export class BudgetReached extends Error {
 /**
  * Takes an ask for `owner` until `leaseUntil`, and counts it against the organization's month:
  * 'claimed'; 'taken' when it is done or another worker holds it; 'budget' when the month's budget
- * is spent (then nothing changes).
+ * is spent (then nothing changes); 'exhausted' when it was already taken `maxAttempts` times
+ * without its answer being stored: taken, but not counted, since it is not to be sent again.
  */
 export async function claimAsk(
   db: Db,
   ask: { id: number; orgId: number },
-  claim: { owner: string; now: string; leaseUntil: string; month: string; budget: number | null },
-): Promise<'claimed' | 'taken' | 'budget'> {
+  claim: {
+    owner: string;
+    now: string;
+    leaseUntil: string;
+    month: string;
+    budget: number | null;
+    maxAttempts: number;
+  },
+): Promise<'claimed' | 'exhausted' | 'taken' | 'budget'> {
   try {
     return await inTransaction(db, async (trx) => {
       const taken = await trx
@@ -401,8 +409,10 @@ export async function claimAsk(
               .where('runs.status', '=', 'running'),
           ),
         )
+        .returning('attempts')
         .executeTakeFirst();
-      if (taken.numUpdatedRows === 0n) return 'taken' as const;
+      if (!taken) return 'taken' as const;
+      if (taken.attempts > claim.maxAttempts) return 'exhausted' as const;
       // Rolls the claim back with it.
       if (!(await countAsk(trx, ask.orgId, claim.month, claim.budget))) throw new BudgetReached();
       return 'claimed' as const;

@@ -77,7 +77,15 @@ const MAX_CITATIONS = 500;
 export const answerKey = (ask: Pick<PlannedAsk, 'runId' | 'promptId' | 'engine' | 'sample'>) =>
   `monitor:${ask.runId}:${ask.promptId}:${ask.engine}:${ask.sample}`;
 
-function notConfigured(engine: string): AskResult {
+/**
+ * Times one ask may be taken before it is ended without asking: each taking sends it once, and one
+ * whose answer is never stored (its workers keep dying, or the store keeps failing) would otherwise
+ * be sent, and paid for, at every lease.
+ */
+export const MAX_ASK_ATTEMPTS = 3;
+
+/** An ask ended as an error without a word from the engine. */
+function unasked(engine: string, error: string): AskResult {
   return {
     engine: engine as EngineName,
     outcome: 'error',
@@ -87,13 +95,13 @@ function notConfigured(engine: string): AskResult {
     latencyMs: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
     estimatedCostUsd: null,
-    error: 'engine not configured on this worker',
+    error,
   };
 }
 
 async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
   const engine = deps.engines.get(ask.engine as EngineName);
-  if (engine === undefined) return notConfigured(ask.engine);
+  if (engine === undefined) return unasked(ask.engine, 'engine not configured on this worker');
   // The vendor is sent the prompt's own text and nothing else. Only the simulated engine, which
   // never leaves the process, is told whom to mention.
   const request: AskRequest = { prompt: ask.promptText, seed: `${ask.runId}/${ask.sample}` };
@@ -257,6 +265,7 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
       leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
       month,
       budget: org.monthlyAskBudget,
+      maxAttempts: MAX_ASK_ATTEMPTS,
     },
   );
   if (claim === 'taken') return 'taken';
@@ -270,7 +279,13 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
     );
     return 'budget';
   }
-  const result = await askEngine(deps, ask);
+  const result =
+    claim === 'exhausted'
+      ? unasked(
+          ask.engine,
+          `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
+        )
+      : await askEngine(deps, ask);
   if (!(await store(deps, ask, result, deps.clock().toISOString()))) {
     deps.log.warn(
       { event: 'ask_lease_lost', runId: ask.runId, askId: ask.id },
