@@ -47,11 +47,14 @@ async function runOnce(
   deps: ReturnType<typeof askDeps>,
   brand: { orgId: number; brandId: number },
   options: { engines: ('chatgpt' | 'perplexity')[]; samples: number; concurrency?: number },
+  /** Runs after the run is planned and before any ask is taken. */
+  planned: (runId: number) => Promise<unknown> = async () => {},
 ) {
   const monitoring = await findBrandMonitoring(ctx.dbs.primary, brand.orgId, brand.brandId);
   assert.ok(monitoring);
   const [run] = await planRuns(ctx.dbs.primary, monitoring, options, deps.configured, new Date());
   assert.ok(run);
+  await planned(run.runId);
   const work = runAsks(deps, {
     runIds: [run.runId],
     concurrency: options.concurrency ?? 4,
@@ -294,36 +297,29 @@ describe('a monitoring run', () => {
   }, async () => {
     const t = await tenant(1);
     const deps = askDeps(ctx.dbs.primary, fakes.env);
-    const monitoring = await findBrandMonitoring(ctx.dbs.primary, t.orgId, t.brandId);
-    assert.ok(monitoring);
-    const [run] = await planRuns(
-      ctx.dbs.primary,
-      monitoring,
-      { engines: ['chatgpt'], samples: 1 },
-      deps.configured,
-      new Date(),
-    );
-    assert.ok(run);
-    // As if three workers had each taken it, sent it, and died before storing the answer.
-    await ctx.dbs.primary
-      .updateTable('run_asks')
-      .set({
-        state: 'asking',
-        attempts: 3,
-        lease_owner: 'gone',
-        lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
-      })
-      .where('run_id', '=', run.runId)
-      .execute();
     const usage = () =>
       ctx.dbs.primary.selectFrom('org_ask_usage').select('asks').where('org_id', '=', t.orgId).execute();
-    const before = await usage();
-    await runAsks(deps, {
-      runIds: [run.runId],
-      concurrency: 1,
-      pollMs: 20,
-      done: async () => (await findMonitorRun(ctx.dbs.primary, run.runId))?.status !== 'running',
-    });
+    let before: Awaited<ReturnType<typeof usage>> = [];
+    const { run, work } = await runOnce(
+      deps,
+      t,
+      { engines: ['chatgpt'], samples: 1, concurrency: 1 },
+      async (runId) => {
+        // As if three workers had each taken it, sent it, and died before storing the answer.
+        await ctx.dbs.primary
+          .updateTable('run_asks')
+          .set({
+            state: 'asking',
+            attempts: 3,
+            lease_owner: 'gone',
+            lease_expires_at: new Date(Date.now() - 60_000).toISOString(),
+          })
+          .where('run_id', '=', runId)
+          .execute();
+        before = await usage();
+      },
+    );
+    await work;
     const rows = await ctx.dbs.primary
       .selectFrom('run_asks as a')
       .innerJoin('responses as r', 'r.id', 'a.response_id')

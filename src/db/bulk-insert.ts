@@ -51,7 +51,9 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   returning: readonly R[] = [],
 ): Promise<Record<R, unknown>[]> {
   if (rows.length === 0) return [];
-  const columns = columnsOf(rows as readonly Row[]);
+  // Each row was checked against the table above; from here on they are plain column maps.
+  const plain = rows as readonly Row[];
+  const columns = columnsOf(plain);
   const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
   const out: Record<R, unknown>[] = [];
   if (isPostgres(db)) {
@@ -64,11 +66,10 @@ export async function insertRows<T extends keyof Database & string, R extends ke
     return out;
   }
   const perStatement = Math.min(SQLITE_ROWS, Math.floor(SQLITE_PARAMETERS / columns.length));
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
+  for (let i = 0; i < plain.length; i += perStatement) {
+    const chunk = plain.slice(i, i + perStatement);
     const parameters: unknown[] = [];
-    for (const row of chunk as readonly Row[])
-      for (const column of columns) parameters.push(row[column] ?? null);
+    for (const row of chunk) for (const column of columns) parameters.push(row[column] ?? null);
     const full = chunk.length === perStatement;
     const shape = `${table}(${columns.join()})${back}`;
     let statement = full ? fullStatements.get(shape) : undefined;

@@ -82,7 +82,7 @@ export const answerKey = (ask: Pick<PlannedAsk, 'runId' | 'promptId' | 'engine' 
  * whose answer is never stored (its workers keep dying, or the store keeps failing) would otherwise
  * be sent, and paid for, at every lease.
  */
-export const MAX_ASK_ATTEMPTS = 3;
+const MAX_ASK_ATTEMPTS = 3;
 
 /** An ask ended as an error without a word from the engine. */
 function unasked(engine: string, error: string): AskResult {

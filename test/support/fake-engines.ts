@@ -571,8 +571,10 @@ export async function startFakeVendor(
       default: {
         const reply = spec.reply(behaviour.kind, exchange, options.model);
         if (behaviour.kind !== 'answer' || behaviour.text === undefined) return send(res, 200, reply);
-        const [answer, text] = [ANSWER, behaviour.text].map((t) => JSON.stringify(t).slice(1, -1));
-        return send(res, 200, JSON.parse(JSON.stringify(reply).replace(answer as string, text as string)));
+        // Replaced inside the reply's JSON, where the text is escaped as it is here.
+        const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+        const replaced = JSON.stringify(reply).replace(escaped(ANSWER), escaped(behaviour.text));
+        return send(res, 200, JSON.parse(replaced));
       }
     }
   });

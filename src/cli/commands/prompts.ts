@@ -53,11 +53,11 @@ export function register(program: Command): void {
     .requiredOption('--org <slug>', 'organization')
     .option('--category <category>', 'category id or key for rows without a category column', parseRefOption)
     .action(async (file: string, options: { org: string; category?: Ref }) => {
-      const source = file === '-' ? 'stdin' : file;
-      const text =
-        file === '-'
-          ? await readStdin('pipe the prompts in (… | npx sightline prompts import - --org S) or name a file')
-          : await readTextFile(file);
+      const fromStdin = file === '-';
+      const source = fromStdin ? 'stdin' : file;
+      const text = fromStdin
+        ? await readStdin('pipe the prompts in (… | npx sightline prompts import - --org S) or name a file')
+        : await readTextFile(file);
       const result = await withOrganization(options.org, async (db, org) => {
         const fallback =
           options.category === undefined
