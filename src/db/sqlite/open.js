@@ -25,18 +25,24 @@ export function openSqlite(path, options = {}) {
 }
 
 /**
- * Runs one statement, returning rows for statements that produce columns.
+ * Runs one statement: the rows (as the statement returns them: objects, or arrays in the order
+ * of `columns`) of a statement that produces columns, the changes of one that does not.
  * @param {(sql: string) => import('./statement-cache.js').Prepared} prepare
  * @param {string} sql
  * @param {readonly unknown[]} params
- * @returns {{ rows: unknown[]; changes: number; lastInsertRowid: number }}
+ * @returns {{ rows: unknown[]; columns: string[]; changes: number; lastInsertRowid: number }}
  */
 export function runStatement(prepare, sql, params) {
-  const { statement, reader } = prepare(sql);
+  const { statement, reader, columns } = prepare(sql);
   const bound = /** @type {Parameters<typeof statement.all>} */ (params);
   if (reader) {
-    return { rows: statement.all(...bound), changes: 0, lastInsertRowid: 0 };
+    return { rows: statement.all(...bound), columns, changes: 0, lastInsertRowid: 0 };
   }
   const result = statement.run(...bound);
-  return { rows: [], changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+  return {
+    rows: [],
+    columns,
+    changes: Number(result.changes),
+    lastInsertRowid: Number(result.lastInsertRowid),
+  };
 }

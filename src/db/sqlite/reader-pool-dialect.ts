@@ -25,9 +25,20 @@ interface Pending {
 
 interface Reply {
   id: number;
-  rows?: unknown[];
+  /** Each row's values in the order of `columns`. */
+  rows?: unknown[][];
+  columns?: string[];
   changes?: number;
   error?: { message: string; code?: string };
+}
+
+/** The rows as Kysely returns them: one object per row, keyed by column name (the last of a repeated name wins, as in node:sqlite's own objects). */
+function objectsOf(columns: readonly string[], rows: readonly unknown[][]): Record<string, unknown>[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i] as string] = values[i];
+    return row;
+  });
 }
 
 /** One read-only SQLite connection living in a child process that can be killed mid-statement. */
@@ -108,7 +119,10 @@ class ReaderProcess implements DatabaseConnection {
     if (reply.error) {
       pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     } else {
-      pending.resolve({ rows: reply.rows ?? [], numAffectedRows: BigInt(reply.changes ?? 0) });
+      pending.resolve({
+        rows: objectsOf(reply.columns ?? [], reply.rows ?? []),
+        numAffectedRows: BigInt(reply.changes ?? 0),
+      });
     }
   }
 

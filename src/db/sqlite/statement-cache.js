@@ -2,8 +2,8 @@
 // JavaScript: the reader process loads it (open.js says why).
 
 /**
- * A prepared statement, and whether it returns rows.
- * @typedef {{ statement: import('node:sqlite').StatementSync; reader: boolean }} Prepared
+ * A prepared statement, whether it returns rows, and the names of its columns.
+ * @typedef {{ statement: import('node:sqlite').StatementSync; reader: boolean; columns: string[] }} Prepared
  */
 
 // The API asks the same few hundred statements over and over; preparing one (parsing and planning
@@ -14,10 +14,11 @@ const DEFAULT_SIZE = 500;
 
 /**
  * @param {import('node:sqlite').DatabaseSync} db
- * @param {number} [size]
+ * @param {{ size?: number; returnArrays?: boolean }} [options] `returnArrays`: rows as arrays in
+ *   column order instead of objects (the reader process sends them so, see reader-child.js)
  * @returns {(sql: string) => Prepared}
  */
-export function statementCache(db, size = DEFAULT_SIZE) {
+export function statementCache(db, { size = DEFAULT_SIZE, returnArrays = false } = {}) {
   /** @type {Map<string, Prepared>} */
   const cache = new Map();
   return (sql) => {
@@ -29,7 +30,9 @@ export function statementCache(db, size = DEFAULT_SIZE) {
       return hit;
     }
     const statement = db.prepare(sql);
-    const prepared = { statement, reader: statement.columns().length > 0 };
+    const columns = statement.columns().map((column) => column.name);
+    if (returnArrays) statement.setReturnArrays(true);
+    const prepared = { statement, reader: columns.length > 0, columns };
     cache.set(sql, prepared);
     if (cache.size > size) cache.delete(/** @type {string} */ (cache.keys().next().value));
     return prepared;
