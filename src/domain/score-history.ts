@@ -60,7 +60,7 @@ export function historySlice(
     boundary: scoreAsOfLatest(before),
     points: scoreTimeline(within, before),
     firstScoredAt,
-    scores: [...before, ...within],
+    scores: before.concat(within),
   };
 }
 
