@@ -277,7 +277,11 @@ const PROMPT_OBSERVATION_KEYS = [
 ];
 const PROMPT_OBSERVATION_SUMS = ['weight', 'mentioned_weight', 'ranked_weight', 'rank_weighted'];
 
-/** Observations per prompt × model × surface × methodology × outcome of the window's usable prompts. */
+/**
+ * Observations per prompt × model × surface × methodology of the window's usable prompts, of the
+ * usable answers only (succeeded, mention data recorded: `usable` in domain/analytics.ts), the only
+ * ones an interval counts; the rest would be sorted and summed for nothing.
+ */
 export async function windowPromptObservations(
   db: Db,
   scope: Scope,
@@ -297,7 +301,8 @@ export async function windowPromptObservations(
   if (!rows) return [];
   const result = await sql<Record<string, string | number>>`
     select ${refs(PROMPT_OBSERVATION_KEYS)}, ${sums(PROMPT_OBSERVATION_SUMS)}
-    from (${rows}) u group by ${refs(PROMPT_OBSERVATION_KEYS)}`.execute(db);
+    from (${rows}) u where outcome = 'ok' and has_mention_data = 1
+    group by ${refs(PROMPT_OBSERVATION_KEYS)}`.execute(db);
   return result.rows.map((r) => ({
     promptId: Number(r.prompt_id),
     model: String(r.model),
