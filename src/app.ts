@@ -8,8 +8,8 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { AnalyticsCache } from './analytics/cache.ts';
 import { createGate } from './auth/gate.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
+import { createRateLimitStore } from './auth/rate-limit-store.ts';
 import { containsKey, redactSecrets } from './auth/redact.ts';
-import { createRateLimitStore } from './auth/redis-rate-limit.ts';
 import type { Config } from './config.ts';
 import { withQueryBudget } from './db/budget.ts';
 import { connectDatabases, type Databases } from './db/connect.ts';
@@ -91,7 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array' }, plugins: [ajvFormats as never] },
     schemaController: { compilersFactory: lazyCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const rateLimit = options.rateLimitStore ?? createRateLimitStore(config, app.log);
+  const rateLimit = options.rateLimitStore ?? (await createRateLimitStore(config, app.log));
 
   app.decorate('config', config);
   app.decorate('dbs', dbs);

@@ -14,6 +14,13 @@ export interface RateLimitDecision {
 export interface RateLimitStore {
   hit(bucket: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
+  // A store shared between instances (Redis) also says how it stands, for metrics and readiness.
+  /** True while decisions are made per instance because the shared store is unreachable. */
+  readonly degraded?: boolean;
+  /** Decisions made per instance since start because the shared store was unreachable. */
+  readonly fallbackDecisions?: number;
+  /** Whether the shared store answers now. */
+  ping?(): Promise<boolean>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
 import { MemoryRateLimitStore, type RateLimitDecision, type RateLimitStore } from './rate-limit.ts';
 
 // The rolling window of rate-limit.ts, kept in Redis so that every instance counts against the
@@ -172,13 +171,4 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.degraded = false;
     this.logger?.warn('Redis is reachable again: rate limits are shared across instances again');
   }
-}
-
-/** The store `buildApp` uses: shared in Redis when REDIS_URL is set, else this instance's memory. */
-export function createRateLimitStore(
-  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
-  logger: RateLimitLogger,
-): RateLimitStore {
-  if (!config.redisUrl) return new MemoryRateLimitStore();
-  return new RedisRateLimitStore({ url: config.redisUrl, prefix: config.redisKeyPrefix, logger });
 }

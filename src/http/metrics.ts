@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimitStore } from '../auth/rate-limit.ts';
-import { RedisRateLimitStore } from '../auth/redis-rate-limit.ts';
 import type { Databases } from '../db/connect.ts';
 import type { CacheStats } from '../domain/versioned-cache.ts';
 
@@ -105,13 +104,12 @@ export function registerMetrics(
       for (const usage of dbs.monitor.pools()) this.set({ pool: usage.pool }, usage.waiting);
     },
   });
-  const redis = rateLimit instanceof RedisRateLimitStore ? rateLimit : undefined;
   new Gauge({
     name: 'sightline_rate_limit_degraded',
     help: '1 while Redis is unreachable and each instance limits on its own; 0 otherwise.',
     registers,
     collect() {
-      this.set(redis?.degraded ? 1 : 0);
+      this.set(rateLimit.degraded ? 1 : 0);
     },
   });
   new Counter({
@@ -121,7 +119,7 @@ export function registerMetrics(
     collect() {
       // The store keeps the count; the counter mirrors it at each scrape.
       this.reset();
-      this.inc(redis?.fallbackDecisions ?? 0);
+      this.inc(rateLimit.fallbackDecisions ?? 0);
     },
   });
   cacheInstruments(registers, 'response', 'Cacheable requests', 'Bytes of answers', responseCache);

@@ -1,5 +1,4 @@
 import type { RateLimitStore } from '../auth/rate-limit.ts';
-import { RedisRateLimitStore } from '../auth/redis-rate-limit.ts';
 import { type Databases, type Db, ping } from '../db/connect.ts';
 import type { App } from '../http/types.ts';
 
@@ -44,7 +43,7 @@ export interface HealthOptions {
  */
 export async function healthRoutes(app: App, options: HealthOptions): Promise<void> {
   const route = { schema: { hide: true }, config: { access: { public: true } } };
-  const redis = options.rateLimit instanceof RedisRateLimitStore ? options.rateLimit : undefined;
+  const { rateLimit } = options;
 
   app.get('/healthz', route, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -55,7 +54,7 @@ export async function healthRoutes(app: App, options: HealthOptions): Promise<vo
     const [read, primary, redisUp] = await Promise.all([
       databaseAnswers(options.dbs.read),
       databaseAnswers(options.dbs.primary),
-      redis ? redis.ping() : Promise.resolve(undefined),
+      rateLimit.ping ? rateLimit.ping() : Promise.resolve(undefined),
     ]);
     const checks: Record<'database' | 'primaryDatabase' | 'redis', CheckResult> = {
       database: read ? 'ok' : 'unreachable',
