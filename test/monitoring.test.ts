@@ -261,6 +261,27 @@ describe('a monitoring run', () => {
     assert.equal(fakes.chatgpt.requests.length, 1);
   });
 
+  it('stores the model name a vendor reports without a stray NUL character, once', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(1);
+    const deps = askDeps(ctx.dbs.primary, fakes.env);
+    fakes.chatgpt.script({ kind: 'answer', model: 'gpt-5\u0000-2025-08-07' });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
+    await work;
+    const rows = await ctx.dbs.primary
+      .selectFrom('run_asks as a')
+      .innerJoin('responses as r', 'r.id', 'a.response_id')
+      .select(['a.outcome', 'a.vendor_model', 'r.answer_text'])
+      .where('a.run_id', '=', run.runId)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r })),
+      [{ outcome: 'ok', vendor_model: 'gpt-5-2025-08-07', answer_text: ANSWER }],
+    );
+    assert.equal(fakes.chatgpt.requests.length, 1);
+  });
+
   it('ends an ask whose answer cannot be stored as an error with the reason, asked once', {
     timeout: 20_000,
   }, async () => {

@@ -115,6 +115,12 @@ async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
   return engine.ask(request);
 }
 
+/**
+ * Vendor text without its NUL characters: PostgreSQL's text cannot hold them, and they carry
+ * nothing a reader sees. Kept, a NUL would fail the ask's store at every attempt.
+ */
+const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+
 /** The answer line of a result whose outcome and text are as given. */
 function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt: string) {
   const citations =
@@ -136,12 +142,9 @@ function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt
       surface: 'api',
       outcome,
       capturedAt,
-      // A NUL in a vendor's answer is dropped: the answer line refuses it (PostgreSQL's text
-      // cannot hold it) and it carries nothing a reader sees.
+      // The answer line refuses a NUL (PostgreSQL's text cannot hold it).
       answerText:
-        outcome === 'empty' || outcome === 'error'
-          ? null
-          : result.text.replaceAll('\u0000', '').slice(0, MAX_TEXT),
+        outcome === 'empty' || outcome === 'error' ? null : withoutNul(result.text).slice(0, MAX_TEXT),
       citations,
     },
     new Date(capturedAt),
@@ -169,7 +172,7 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
   const facts: AskFacts = {
     outcome,
     finishedAt: at,
-    vendorModel: result.vendorModel,
+    vendorModel: result.vendorModel === null ? null : withoutNul(result.vendorModel),
     latencyMs: result.latencyMs,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,

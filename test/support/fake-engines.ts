@@ -6,8 +6,11 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Behaviour =
-  /** `text` replaces the answer's text where a reply carries it whole (ChatGPT, Gemini). */
-  | { kind: 'answer'; text?: string }
+  /**
+   * `text` replaces the answer's text where a reply carries it whole (ChatGPT, Gemini); `model`
+   * the model name the reply reports.
+   */
+  | { kind: 'answer'; text?: string; model?: string }
   | { kind: 'empty' }
   | { kind: 'refusal' }
   /** Claude only: a long search turn returned as `pause_turn`, to be continued. */
@@ -569,8 +572,11 @@ export async function startFakeVendor(
           behaviour.headers,
         );
       default: {
-        const reply = spec.reply(behaviour.kind, exchange, options.model);
-        if (behaviour.kind !== 'answer' || behaviour.text === undefined) return send(res, 200, reply);
+        const reply = spec.reply(behaviour.kind, exchange, options.model) as Record<string, unknown>;
+        if (behaviour.kind !== 'answer') return send(res, 200, reply);
+        if (behaviour.model !== undefined)
+          reply['modelVersion' in reply ? 'modelVersion' : 'model'] = behaviour.model;
+        if (behaviour.text === undefined) return send(res, 200, reply);
         // Replaced inside the reply's JSON, where the text is escaped as it is here.
         const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
         const replaced = JSON.stringify(reply).replace(escaped(ANSWER), escaped(behaviour.text));
