@@ -9,6 +9,10 @@
 //   npm run bench -- --reuse       time an existing $BENCH_DB again without regenerating it
 //   BENCH_ITERATIONS=50 npm run bench
 //   BENCH_DAYS=90 npm run bench    a smaller history for a quick try (default 1095 days)
+//   npm run bench -- --postgres    the same data copied into PostgreSQL (BENCH_POSTGRES_URL, default
+//                                  postgres://postgres@127.0.0.1:5432/test, names the server; the copy is
+//                                  database sightline_bench there, kept for --reuse; a superuser, as the
+//                                  copy loads tables without checking references until they all are)
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
@@ -23,10 +27,12 @@ import { openSqlite } from '../src/db/sqlite/open.js';
 import { SCOPES } from '../src/domain/scopes.ts';
 import { checkIntervals, emptyTally } from '../test/support/intervals.ts';
 import { type GeneratedTenant, generateTenant, type TenantSpec } from './generate.ts';
+import { postgresCopy } from './to-postgres.ts';
 
 const DAY_MS = 86_400_000;
 const path = process.env.BENCH_DB ?? join(tmpdir(), 'sightline-bench', 'bench.db');
 const reuse = process.argv.includes('--reuse');
+const postgres = process.argv.includes('--postgres');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
 const REFRESH_BATCH = 150;
 
@@ -114,8 +120,17 @@ async function main(): Promise<void> {
   const reusing = reuse && existsSync(path);
   if (!reusing) await generate(end);
   line(`Database: ${path} (${(statSync(path).size / 2 ** 30).toFixed(2)} GiB)`);
+  let databaseUrl = `sqlite:${path}`;
+  if (postgres) {
+    const copied = performance.now();
+    const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    databaseUrl = await postgresCopy(path, admin, 'sightline_bench', reusing, line);
+    line(
+      `PostgreSQL copy ${new URL(databaseUrl).pathname.slice(1)} ready in ${seconds(performance.now() - copied)}.`,
+    );
+  }
 
-  const config = { ...loadConfig({}), databaseUrl: `sqlite:${path}`, logLevel: 'silent' as const };
+  const config = { ...loadConfig({}), databaseUrl, logLevel: 'silent' as const };
   const dbs = connectDatabases(config);
   const org = await dbs.primary
     .selectFrom('organizations')
