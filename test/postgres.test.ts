@@ -276,4 +276,18 @@ describe('PostgreSQL: values come back as on SQLite', () => {
     assert.equal(isoFromPostgres('2026-03-04 05:06:07'), '2026-03-04T05:06:07.000Z');
     assert.equal(isoFromPostgres('infinity'), 'infinity');
   });
+
+  it('reads UTC timestamp text as Date would print the same instant, fraction truncated to ms', () => {
+    // UTC text is rewritten without Date; every instant here checks that against Date itself.
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    for (let i = 0; i < 2000; i++) {
+      const ms = Math.floor(((i * 7919) % 2000) * 1.6e10 - 6e12 + i * 12_345);
+      const at = new Date(ms);
+      const micros = pad(at.getUTCMilliseconds(), 3) + pad(i % 1000, 3);
+      // PostgreSQL drops the fraction's trailing zeros, and the fraction itself when it is zero.
+      const fraction = micros.replace(/0+$/, '');
+      const text = `${at.toISOString().slice(0, 19).replace('T', ' ')}${fraction ? `.${fraction}` : ''}+00`;
+      assert.equal(isoFromPostgres(text), at.toISOString(), text);
+    }
+  });
 });
