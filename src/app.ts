@@ -7,6 +7,7 @@ import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { AnalyticsCache } from './analytics/cache.ts';
 import { createGate } from './auth/gate.ts';
+import { lastUseRecorder } from './auth/last-use.ts';
 import type { RateLimitStore } from './auth/rate-limit.ts';
 import { createRateLimitStore } from './auth/rate-limit-store.ts';
 import { containsKey, redactSecrets } from './auth/redact.ts';
@@ -159,14 +160,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerAccessLog(app);
   registerMetrics(app, { dbs, rateLimit, responseCache, analyticsCache });
+  const lastUse = lastUseRecorder(dbs.primary);
   app.addHook(
     'onRequest',
     createGate({
       read: dbs.read,
-      primary: dbs.primary,
       pepper: config.keyPepper,
       rateLimit,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      lastUse,
     }),
   );
   app.addHook('onSend', async (request, reply) => {
@@ -188,6 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerMcpEndpoint(app);
 
   app.addHook('onClose', async () => {
+    await lastUse.close();
     await rateLimit.close();
     if (!options.databases) await dbs.close();
   });

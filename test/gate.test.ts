@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildApp } from '../src/app.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -157,6 +158,45 @@ describe('order of checks', () => {
     assert.equal((await call(key, '/api/test-probe/brands/')).statusCode, 200);
     await sleep(100);
     assert.equal(await lastUsed(), first, 'a second use within the minute writes nothing');
+  });
+
+  it("writes a used key's later uses together, its latest, when the interval ends or the app closes", async () => {
+    // Every commit empties the caches, so these wait for one write for all keys (auth/last-use.ts).
+    const db = ctx.dbs.primary;
+    const org = await insertOrg(db, 'last-use');
+    const used = [await mintKey(db, org), await mintKey(db, org)];
+    const ids = used.map((key) => key.split('_')[2] as string);
+    const before = '2026-01-01T00:00:00.000Z';
+    await db.updateTable('api_keys').set({ last_used_at: before }).where('key_id', 'in', ids).execute();
+    const lastUsed = async () =>
+      (
+        await db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('key_id', 'in', ids)
+          .orderBy('id')
+          .execute()
+      ).map((row) => row.last_used_at);
+
+    const app = await buildApp(ctx.config, { databases: ctx.dbs, logger: false });
+    const use = async () => {
+      for (const key of used) {
+        assert.equal((await app.inject({ url: '/api/brands/', headers: bearer(key) })).statusCode, 200);
+      }
+    };
+    await use();
+    await sleep(5);
+    const secondUses = new Date().toISOString();
+    await use();
+    const lastRequest = new Date().toISOString();
+    await sleep(100);
+    assert.deepEqual(await lastUsed(), [before, before], 'nothing written per use');
+
+    await app.close();
+    const written = await lastUsed();
+    for (const at of written) {
+      assert.ok(at !== null && at >= secondUses && at <= lastRequest, `${at} is the key's second use`);
+    }
   });
 });
 

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { touchKeyLastUsed } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
 import type { Organization, Plan } from '../db/organizations.ts';
 import { PLANS } from '../db/organizations.ts';
@@ -7,6 +6,7 @@ import type { Scope } from '../domain/scopes.ts';
 import { NotAuthenticated, PermissionDenied, Throttled } from '../errors.ts';
 import { cachedKeyLookup } from './key-cache.ts';
 import { parseKey, secretMatches } from './keys.ts';
+import type { LastUseRecorder } from './last-use.ts';
 import type { RateLimitStore } from './rate-limit.ts';
 
 /** What a route declares about who may call it (route `config`). */
@@ -34,14 +34,13 @@ export interface Caller {
 
 export interface GateOptions {
   read: Db;
-  primary: Db;
   pepper: string | undefined;
   rateLimit: RateLimitStore;
   rateLimitPerMinute: number;
+  lastUse: LastUseRecorder;
 }
 
 const WINDOW_MS = 60_000;
-const LAST_USED_EVERY_MS = 60_000;
 // Areas the contract keeps away from keys whatever the method (rule 9).
 const FORBIDDEN_AREAS = /^\/api\/+(v2|notifications?|billing|organizations?|orgs|forums?|social)(\/|$)/i;
 // A path no route matched still answers as the keyed API would (401 before 403 before 404).
@@ -74,7 +73,6 @@ export function presentedKey(request: FastifyRequest): string | undefined {
  * method, add-on, scope, plan, then the rate limit. The first failure answers.
  */
 export function createGate(options: GateOptions) {
-  const lastUsedWrites = new Map<string, number>();
   const findKey = cachedKeyLookup(options.read);
 
   async function spend(bucket: string, reply: FastifyReply, headers: boolean): Promise<void> {
@@ -84,15 +82,6 @@ export function createGate(options: GateOptions) {
       reply.header('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
     }
     if (!decision.allowed) throw new Throttled(decision.resetSeconds);
-  }
-
-  function recordUse(id: number, keyId: string): void {
-    const now = Date.now();
-    if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
-    lastUsedWrites.set(keyId, now);
-    touchKeyLastUsed(options.primary, id, new Date(now).toISOString()).catch(() => {
-      lastUsedWrites.delete(keyId);
-    });
   }
 
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -158,7 +147,7 @@ export function createGate(options: GateOptions) {
       );
     }
     await spend(`key:${key.keyId}`, reply, true);
-    recordUse(key.id, key.keyId);
+    options.lastUse.record(key, now);
     request.caller = caller;
   };
 }

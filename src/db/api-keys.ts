@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Scope } from '../domain/scopes.ts';
 import type { Db } from './connect.ts';
 import type { Organization, Plan } from './organizations.ts';
+import { inTransaction } from './transaction.ts';
 import type { ApiKeysTable } from './types.ts';
 
 export interface ApiKeyRecord {
@@ -144,6 +145,14 @@ export async function revokeKey(db: Db, keyId: string, at: string): Promise<bool
   return existing !== undefined;
 }
 
-export async function touchKeyLastUsed(db: Db, id: number, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+/** Sets keys' last-used times, all in one transaction: one commit however many keys. */
+export async function touchKeysLastUsed(
+  db: Db,
+  uses: readonly (readonly [id: number, at: string])[],
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    for (const [id, at] of uses) {
+      await trx.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    }
+  });
 }
