@@ -132,6 +132,8 @@ async function main(): Promise<void> {
 
   const config = { ...loadConfig({}), databaseUrl, logLevel: 'silent' as const };
   const dbs = connectDatabases(config);
+  // A database kept from an earlier run may predate the latest migrations.
+  await migrateToLatest(dbs.primary);
   const org = await dbs.primary
     .selectFrom('organizations')
     .select('id')
@@ -244,6 +246,32 @@ async function main(): Promise<void> {
     }
     line(`${label.padEnd(34)}${columns.join(' | ')}`);
   }
+  // What a dashboard meets most: the first request after a commit that leaves the brand alone
+  // (here a key's last-used time; monitoring's answers, other tenants' imports and catalog edits
+  // are others). The response cache starts over; the analytics sums are kept across it.
+  line('\nThe first request after a commit elsewhere (ms, caches on, a commit before each request):');
+  line(`${'case'.padEnd(34)}${heads}`);
+  for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
+    const times: number[] = [];
+    for (let i = 0; i < iterations + 3; i++) {
+      await dbs.primary
+        .updateTable('api_keys')
+        .set({ last_used_at: new Date().toISOString() })
+        .where('key_id', '=', keyId)
+        .execute();
+      const started = performance.now();
+      const res = await fetch(`${addresses[0]}${url}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = await res.text();
+      const took = performance.now() - started;
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
+      if (i >= 3) times.push(took);
+    }
+    times.sort((a, b) => a - b);
+    line(
+      `${label.padEnd(34)}${[0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('')}`,
+    );
+  }
+
   line(`\nintervals checked: ${intervals.checked}, violations: ${intervals.violations.length}`);
   for (const violation of intervals.violations) line(`  ${violation}`);
   if (intervals.violations.length > 0) process.exitCode = 1;
