@@ -242,6 +242,80 @@ describe('analytics cache', () => {
     assert.deepEqual(named, await scoreHistory(ctx.dbs.read, orgId, scope, since));
   });
 
+  it('keeps sums and histories across commits that leave the scope alone', async () => {
+    const use = ownCache();
+    const scope = { orgId, brandId: f.brandId };
+    const window = valid(parseRange({ range: '90d' }, new Date(NOW + 5 * MINUTE), 'UTC'));
+    const all = valid(parseHistory({ since: 'all' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
+    await loadWindow(ctx.dbs.read, scope, window, use);
+    await scoreHistory(ctx.dbs.read, orgId, { brandId: f.brandId }, all, use);
+    // Another organization's import, and a key's last use: commits, none of this brand's data.
+    const initech = await insertOrg(ctx.dbs.primary, 'initech');
+    const other = await BrandFixture.insert(ctx.dbs.primary, initech, { name: 'Initech' });
+    const otherCategory = await other.category('A');
+    await other.run({
+      category: otherCategory,
+      finishedAt: iso(NOW - DAY),
+      answers: [{ prompt: await other.prompt(otherCategory), mentioned: true, rank: 1 }],
+    });
+    await ctx.dbs.primary
+      .updateTable('api_keys')
+      .set({ last_used_at: iso(NOW) })
+      .execute();
+    use.version = 'after other commits';
+    const { misses, hits } = use.cache.stats();
+    const kept = await loadWindow(ctx.dbs.read, scope, window, use);
+    const history = await scoreHistory(ctx.dbs.read, orgId, { brandId: f.brandId }, all, use);
+    assert.equal(use.cache.stats().misses, misses + 1, 'only the bounds, kept for one version');
+    assert.equal(use.cache.stats().hits, hits + 3, 'both sides and the history');
+    assert.deepEqual(kept, await loadWindow(ctx.dbs.read, scope, window));
+    assert.deepEqual(history, await scoreHistory(ctx.dbs.read, orgId, { brandId: f.brandId }, all));
+  });
+
+  it("reads afresh when the scope's prompts change eligibility or its categories' runs are refreshed", async () => {
+    const use = ownCache();
+    const brandScope = { orgId, brandId: f.brandId };
+    const categoryScope = { ...brandScope, categoryId: categoryA };
+    const window = valid(parseRange({ range: '90d' }, new Date(NOW + 5 * MINUTE), 'UTC'));
+    const load = (scope: typeof brandScope, cache?: typeof use) =>
+      loadWindow(ctx.dbs.read, scope, window, cache);
+    const usable = (data: Awaited<ReturnType<typeof load>>) =>
+      data.current.classification.coverage.usableSampleCount;
+    const first = await load(brandScope, use);
+    await load(categoryScope, use);
+
+    // p1 no longer monitored: every window over its category is read again, without it.
+    await ctx.dbs.primary.updateTable('prompts').set({ is_monitored: 0 }).where('id', '=', p1).execute();
+    try {
+      use.version = 'p1 unmonitored';
+      const { misses } = use.cache.stats();
+      const without = await load(brandScope, use);
+      assert.equal(use.cache.stats().misses, misses + 3, 'the bounds and both sides');
+      assert.ok(usable(without) < usable(first));
+      assert.deepEqual(without, await load(brandScope));
+    } finally {
+      await ctx.dbs.primary.updateTable('prompts').set({ is_monitored: 1 }).where('id', '=', p1).execute();
+    }
+    use.version = 'p1 monitored again';
+    assert.deepEqual(await load(brandScope, use), first, 'kept from before');
+
+    // A run refreshed in the brand's other category: the brand's sums are read again, category A's kept.
+    await f.run({
+      category: await f.category('B'),
+      finishedAt: iso(NOW - 2 * DAY),
+      answers: [{ prompt: await f.prompt(await f.category('B')), mentioned: true, rank: 2 }],
+    });
+    use.version = 'after a run in B';
+    const { misses, hits } = use.cache.stats();
+    const brand = await load(brandScope, use);
+    assert.equal(use.cache.stats().misses, misses + 3, 'the brand: bounds and both sides');
+    assert.equal(usable(brand), usable(first) + 1);
+    await load(categoryScope, use);
+    assert.equal(use.cache.stats().misses, misses + 4, 'category A: its bounds only');
+    assert.equal(use.cache.stats().hits, hits + 2, "category A's two sides");
+    assert.deepEqual(brand, await load(brandScope));
+  });
+
   it("never serves one organization's kept sums to another", async () => {
     const url = `/api/brands/${f.brandId}/analytics/?range=90d`;
     setNow(NOW);

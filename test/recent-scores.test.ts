@@ -211,6 +211,7 @@ it('fills the kept scores from the stored run scores when the migration is appli
     '0003_recent_prompt_scores',
     '0004_recommendation_findings',
     '0005_monitoring_weekday',
+    '0006_aggregate_generations',
   ]);
   assert.deepEqual(await kept(), before);
   assert.deepEqual(before, await recomputed());

@@ -1,11 +1,13 @@
 import { VersionedCache } from '../domain/versioned-cache.ts';
 
 // What analytics requests compute from the database before shaping a body (a scope's bounds, a
-// window side's sums, a score history's points and delta), kept per data version for the HTTP
-// routes. Each value is kept under a key that names everything it was read from besides the data:
-// the scope, and the runs its time ranges hold (db/analytics.ts runSpans), so a rolling window
-// asked again a minute later, whose ends passed no run, finds it. docs/performance.md,
-// "Analytics cache".
+// window side's sums, a score history's points and delta), kept by each service process for the
+// HTTP routes. Each value is kept under a key that names everything it was read from besides the
+// data: the scope, and the runs its time ranges hold (db/analytics.ts runSpans), so a rolling
+// window asked again a minute later, whose ends passed no run, finds it. Bounds are kept for one
+// data version; sums and histories also name the scope's stamp (db/analytics.ts analyticsStamp)
+// and outlive commits that leave it alone. docs/performance.md, "Analytics cache" and "Kept across
+// commits".
 
 // A rough measure of what a kept value holds: its rows, at a few hundred bytes each.
 const BYTES_PER_ROW = 200;
@@ -39,5 +41,26 @@ export async function kept<T>(
   if (ticket.hit) return ticket.hit.value as T;
   const value = await load();
   use.cache.store(ticket, { value, rows: rows(value) });
+  return value;
+}
+
+/**
+ * The value kept under `key`, else `load`'s, kept if `unchanged` still holds once it is loaded:
+ * for values whose key names everything they rest on (the scope's stamp among it), so that they
+ * outlive data versions. The check after loading keeps a value read across a change of what the
+ * key names from being kept under the name it had before.
+ */
+export async function keptAcrossCommits<T>(
+  use: CacheUse | undefined,
+  key: string,
+  load: () => Promise<T>,
+  rows: (value: T) => number,
+  unchanged: () => Promise<boolean>,
+): Promise<T> {
+  if (!use) return load();
+  const ticket = use.cache.lookup(use.version, key, true);
+  if (ticket.hit) return ticket.hit.value as T;
+  const value = await load();
+  if (await unchanged()) use.cache.store(ticket, { value, rows: rows(value) });
   return value;
 }

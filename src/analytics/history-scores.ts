@@ -1,4 +1,4 @@
-import { runSpans } from '../db/analytics.ts';
+import { analyticsStamp, runSpans } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
   eligiblePromptScoreRows,
@@ -8,7 +8,7 @@ import {
 } from '../db/scores.ts';
 import { type History, historyOf } from '../domain/score-history.ts';
 import type { Window } from '../domain/windows.ts';
-import { type CacheUse, kept } from './cache.ts';
+import { type CacheUse, keptAcrossCommits } from './cache.ts';
 
 // What a score history or a windowed delta reads: not the whole history, but each eligible
 // prompt's latest score at the window's start, the scores inside the window, and when the
@@ -98,11 +98,21 @@ export async function scoreHistory(
           { start: EPOCH, end: new Date(start.getTime() + 1).toISOString() },
           { start: start.toISOString(), end },
         ];
-  const spans = await runSpans(db, { orgId, brandId: scope.brandId }, ranges);
+  const stampOf = () => analyticsStamp(db, orgId, scope);
+  const [spans, stamp] = await Promise.all([
+    runSpans(db, { orgId, brandId: scope.brandId }, ranges),
+    stampOf(),
+  ]);
   const key = `history ${orgId} ${scope.brandId} ${scope.categoryIds?.join(',') ?? '-'} ${spans
     .map((span) => span ?? 'none')
-    .join(' ')} ${start === null ? 'all' : 'from'}`;
-  const history = await kept(use, key, load, (value) => value.points.length + 1);
+    .join(' ')} ${start === null ? 'all' : 'from'} ${stamp}`;
+  const history = await keptAcrossCommits(
+    use,
+    key,
+    load,
+    (value) => value.points.length + 1,
+    async () => (await stampOf()) === stamp,
+  );
   // Two windows over the same runs may still be named differently (30d, since a date).
   return { ...history, delta: { ...history.delta, spanLabel: window.spanLabel } };
 }

@@ -1,5 +1,11 @@
 import type { RunRows } from '../db/aggregate-kinds.ts';
-import { replaceRunRows, resumBlocks, storedRunDays } from '../db/aggregates.ts';
+import {
+  advanceGenerations,
+  replaceRunRows,
+  resumBlocks,
+  runCategories,
+  storedRunDays,
+} from '../db/aggregates.ts';
 import type { Db } from '../db/connect.ts';
 import {
   findRunForScoring,
@@ -104,4 +110,5 @@ export async function refreshRunAggregates(
     await refreshRunRows(db, orgId, ids.slice(i, i + RUNS_PER_LOAD), days);
   }
   await resumBlocks(db, orgId, days);
+  await advanceGenerations(db, orgId, [...days.keys(), ...(await runCategories(db, orgId, ids))]);
 }

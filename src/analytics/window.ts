@@ -1,4 +1,5 @@
 import {
+  analyticsStamp,
   brandCompetitors,
   observationBounds,
   runSpans,
@@ -23,7 +24,7 @@ import {
 } from '../domain/analytics.ts';
 import { type Cover, cover } from '../domain/blocks.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
-import { type CacheUse, kept } from './cache.ts';
+import { type CacheUse, kept, keptAcrossCommits } from './cache.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
 // first (which prompts fall back to legacy answers is decided from it), then the observation,
@@ -109,21 +110,30 @@ export async function loadWindow(
     cover(window.start.getTime(), window.end.getTime()),
     ...(previous ? [cover(previous.start.getTime(), previous.end.getTime())] : []),
   ];
-  const runsAtEnds = use
-    ? await runSpans(
-        db,
-        scope,
-        covers.flatMap((span) => span.edges),
-      )
-    : [];
+  const stampOf = () =>
+    analyticsStamp(db, scope.orgId, {
+      brandId: scope.brandId,
+      ...(scope.categoryId === undefined ? {} : { categoryIds: [scope.categoryId] }),
+    });
+  const [runsAtEnds, stamp] = use
+    ? await Promise.all([
+        runSpans(
+          db,
+          scope,
+          covers.flatMap((span) => span.edges),
+        ),
+        stampOf(),
+      ])
+    : [[], ''];
   let edge = 0;
   const sideOf = (span: Cover, withDomains: boolean) => {
     const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
-    return kept(
+    return keptAcrossCommits(
       use,
-      `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends}`,
+      `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends} ${stamp}`,
       () => side(db, scope, span, withDomains),
       rowsOf,
+      async () => (await stampOf()) === stamp,
     );
   };
   const [currentSpan, previousSpan] = covers;

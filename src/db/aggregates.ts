@@ -179,3 +179,38 @@ export async function visibleRunFacts(db: Db, orgId: number, runIds: readonly nu
   ]);
   return { headers, responses, mentions, citations };
 }
+
+/**
+ * Moves the generation of each category whose aggregates or prompt scores were just rewritten, in
+ * the writer's transaction: analytics sums kept across commits are kept under it.
+ */
+export async function advanceGenerations(
+  db: Db,
+  orgId: number,
+  categoryIds: Iterable<number>,
+): Promise<void> {
+  const ids = [...new Set(categoryIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await db
+    .insertInto('aggregate_generations')
+    .values(ids.map((id) => ({ org_id: orgId, category_id: id, generation: 1 })))
+    .onConflict((oc) =>
+      oc
+        .columns(['org_id', 'category_id'])
+        .doUpdateSet({ generation: sql<number>`aggregate_generations.generation + 1` }),
+    )
+    .execute();
+}
+
+/** The categories of some runs. */
+export async function runCategories(db: Db, orgId: number, runIds: readonly number[]): Promise<number[]> {
+  if (runIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('runs')
+    .select('category_id')
+    .distinct()
+    .where('org_id', '=', orgId)
+    .where('id', 'in', runIds)
+    .execute();
+  return rows.map((r) => r.category_id);
+}

@@ -14,7 +14,7 @@ import type { Cover, TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
-import { eligiblePrompt } from './predicates.ts';
+import { eligibleFlag, eligiblePrompt } from './predicates.ts';
 
 // The read side of the analytics aggregates: window sums of the stored rows, nothing more. Every
 // query is scoped by organization and restricted to the scope's eligible prompts (monitored, not
@@ -445,4 +445,31 @@ export async function runSpans(
     if (Number(row.runs) > 0) spans[Number(row.i)] = `${row.runs}:${row.first}..${row.last}`;
   }
   return spans;
+}
+
+/**
+ * What a brand's (or some of its categories') analytics sums and score history rest on besides
+ * the rows of their time ranges: the generation of each category (refreshRunAggregates moves it
+ * whenever the category's aggregates or prompt scores are rewritten) and each prompt's category
+ * and eligibility. Two equal stamps read the same sums from the same ranges, whatever else was
+ * committed in between (docs/performance.md, "Kept across commits").
+ */
+export async function analyticsStamp(
+  db: Db,
+  orgId: number,
+  scope: { brandId: number; categoryIds?: readonly number[] },
+): Promise<string> {
+  if (scope.categoryIds?.length === 0) return '';
+  const inScope = (column: string) =>
+    scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
+  const result = await sql<{ kind: string; id: number; category: number; value: number }>`
+    select 'g' as kind, g.category_id as id, g.category_id as category, g.generation as value
+      from aggregate_generations g join categories c on c.id = g.category_id
+      where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId} ${inScope('g.category_id')}
+    union all
+    select 'p', p.id, p.category_id, ${eligibleFlag}
+      from prompts p join categories c on c.id = p.category_id
+      where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}
+    order by 1, 2`.execute(db);
+  return result.rows.map((r) => `${r.kind}${r.id}/${r.category}:${r.value}`).join(' ');
 }

@@ -421,6 +421,12 @@ export interface RecommendationOutcomesTable {
   current_sample_size: Generated<number>;
 }
 
+export interface AggregateGenerationsTable {
+  org_id: number;
+  category_id: number;
+  generation: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -440,6 +446,7 @@ export interface Database {
   response_citations: ResponseCitationsTable;
   run_prompt_scores: RunPromptScoresTable;
   recent_prompt_scores: RecentPromptScoresTable;
+  aggregate_generations: AggregateGenerationsTable;
   agg_run_coverage: AggregateKey & RunGrain & CoverageMeasures;
   agg_block_coverage: AggregateKey & BlockGrain & CoverageMeasures;
   agg_run_observations: AggregateKey & RunGrain & ObservationMeasures;

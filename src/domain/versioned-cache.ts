@@ -1,15 +1,17 @@
 // A per-process store of values computed from the database, valid for one data version
-// (Databases.dataVersion): a lookup under any other version empties it, so a kept value is what the
+// (Databases.dataVersion): a lookup under any other version drops them, so a kept value is what the
 // database would give now. A caller reads the version before its first query and keeps its value
-// under that version; the value is dropped when the version moved meanwhile. Least recently used
-// values go first once the sizes exceed the bound. docs/performance.md, "Response cache" and
-// "Analytics cache".
+// under that version; the value is dropped when the version moved meanwhile. A value kept
+// `durable` instead names in its key everything it was computed from (analytics/cache.ts) and
+// survives other versions. Least recently used values go first once the sizes exceed the bound.
+// docs/performance.md, "Response cache", "Analytics cache" and "Kept across commits".
 
 /** A lookup's place in the cache: what it would be stored under, and the value if kept. */
 export interface CacheTicket<V> {
   version: string;
   key: string;
   hit: V | undefined;
+  durable: boolean;
 }
 
 export interface CacheStats {
@@ -22,7 +24,7 @@ export interface CacheStats {
 
 export class VersionedCache<V> {
   #version: string | undefined;
-  readonly #entries = new Map<string, V>();
+  readonly #entries = new Map<string, { value: V; durable: boolean }>();
   #size = 0;
   #hits = 0;
   #misses = 0;
@@ -37,38 +39,42 @@ export class VersionedCache<V> {
     this.#sizeOf = sizeOf;
   }
 
-  /** The kept value of `key` under `version`; a version other than the current empties the cache. */
-  lookup(version: string, key: string): CacheTicket<V> {
+  /**
+   * The kept value of `key` under `version`; a version other than the current drops every value
+   * not kept `durable`.
+   */
+  lookup(version: string, key: string, durable = false): CacheTicket<V> {
     if (version !== this.#version) {
-      this.#entries.clear();
-      this.#size = 0;
+      for (const [kept, entry] of this.#entries) {
+        if (entry.durable) continue;
+        this.#entries.delete(kept);
+        this.#size -= this.#sizeOf(entry.value);
+      }
       this.#version = version;
-      this.#misses++;
-      return { version, key, hit: undefined };
     }
-    const hit = this.#entries.get(key);
-    if (hit === undefined) this.#misses++;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) this.#misses++;
     else {
       this.#hits++;
       // Most recently used last, so the first entry is the one to drop.
       this.#entries.delete(key);
-      this.#entries.set(key, hit);
+      this.#entries.set(key, entry);
     }
-    return { version, key, hit };
+    return { version, key, hit: entry?.value, durable };
   }
 
-  /** Keeps a value, unless the data changed while it was computed. */
+  /** Keeps a value, unless the data changed while it was computed (durable: the caller checked). */
   store(ticket: CacheTicket<V>, value: V): void {
     const size = this.#sizeOf(value);
-    if (ticket.version !== this.#version || size > this.#maxEntrySize) return;
+    if ((!ticket.durable && ticket.version !== this.#version) || size > this.#maxEntrySize) return;
     const previous = this.#entries.get(ticket.key);
-    if (previous !== undefined) this.#size -= this.#sizeOf(previous);
-    this.#entries.set(ticket.key, value);
+    if (previous !== undefined) this.#size -= this.#sizeOf(previous.value);
+    this.#entries.set(ticket.key, { value, durable: ticket.durable });
     this.#size += size;
     while (this.#size > this.#maxSize) {
-      const [oldest, kept] = this.#entries.entries().next().value as [string, V];
+      const [oldest, kept] = this.#entries.entries().next().value as [string, { value: V }];
       this.#entries.delete(oldest);
-      this.#size -= this.#sizeOf(kept);
+      this.#size -= this.#sizeOf(kept.value);
     }
   }
 
