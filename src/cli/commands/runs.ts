@@ -159,7 +159,7 @@ export function register(program: Command): void {
       const started = performance.now();
       // Here rather than at the top: the import's line checker and analyzer are two thirds of this
       // group's modules, which `runs publish` does not use.
-      const { importAnswers, ImportRejected } = await import('../../ingest/import.ts');
+      const { importAnswers, ImportRejected: Rejected } = await import('../../ingest/import.ts');
       const summary = await asFile(file, async (path) => {
         const progress = await progressReporter(path);
         try {
@@ -183,7 +183,7 @@ export function register(program: Command): void {
           return result;
         } catch (error) {
           progress.stop();
-          if (error instanceof ImportRejected) reportRejection(error, file);
+          if (error instanceof Rejected) reportRejection(error, file);
           throw error;
         }
       });
