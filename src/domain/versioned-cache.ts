@@ -26,6 +26,8 @@ export class VersionedCache<V> {
   #version: string | undefined;
   readonly #entries = new Map<string, { value: V; durable: boolean }>();
   #size = 0;
+  /** How many kept values are durable: none (the response cache), and a new version is a clear. */
+  #durable = 0;
   #hits = 0;
   #misses = 0;
   readonly #maxSize: number;
@@ -44,14 +46,17 @@ export class VersionedCache<V> {
    * not kept `durable`.
    */
   lookup(version: string, key: string, durable = false): CacheTicket<V> {
-    if (version !== this.#version) {
+    if (version !== this.#version && this.#durable === 0) {
+      this.#entries.clear();
+      this.#size = 0;
+    } else if (version !== this.#version) {
       for (const [kept, entry] of this.#entries) {
         if (entry.durable) continue;
         this.#entries.delete(kept);
         this.#size -= this.#sizeOf(entry.value);
       }
-      this.#version = version;
     }
+    this.#version = version;
     const entry = this.#entries.get(key);
     if (entry === undefined) this.#misses++;
     else {
@@ -68,14 +73,21 @@ export class VersionedCache<V> {
     const size = this.#sizeOf(value);
     if ((!ticket.durable && ticket.version !== this.#version) || size > this.#maxEntrySize) return;
     const previous = this.#entries.get(ticket.key);
-    if (previous !== undefined) this.#size -= this.#sizeOf(previous.value);
+    if (previous !== undefined) this.#forget(previous);
     this.#entries.set(ticket.key, { value, durable: ticket.durable });
     this.#size += size;
+    if (ticket.durable) this.#durable++;
     while (this.#size > this.#maxSize) {
-      const [oldest, kept] = this.#entries.entries().next().value as [string, { value: V }];
+      const [oldest, kept] = this.#entries.entries().next().value as [string, { value: V; durable: boolean }];
       this.#entries.delete(oldest);
-      this.#size -= this.#sizeOf(kept.value);
+      this.#forget(kept);
     }
+  }
+
+  /** Takes a value leaving the cache out of its sums. */
+  #forget(entry: { value: V; durable: boolean }): void {
+    this.#size -= this.#sizeOf(entry.value);
+    if (entry.durable) this.#durable--;
   }
 
   /** For the metrics: lookups answered and not, and what is kept now. */
