@@ -24,7 +24,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { mintApiKey } from '../src/auth/mint.ts';
 import { loadConfig } from '../src/config.ts';
 import { createBrand } from '../src/db/catalog/brands.ts';
@@ -38,6 +37,7 @@ import { DEMO_ORG } from '../src/demo/manifest.ts';
 import { seedDemo } from '../src/demo/seed.ts';
 import { SCOPES } from '../src/domain/scopes.ts';
 import { importAnswers } from '../src/ingest/import.ts';
+import { createDatabase } from '../test/support/services.ts';
 
 const OPTIONS = {
   options: {
@@ -98,21 +98,14 @@ async function database(): Promise<{ env: Record<string, string>; drop(): Promis
   }
   const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const name = `sl_bench_http_${randomBytes(4).toString('hex')}`;
-  const asAdmin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await asAdmin(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  const { url, drop } = await createDatabase(admin, name);
   return {
     env: {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: `${name}:`,
     },
-    drop: () => asAdmin(`drop database if exists ${name} with (force)`),
+    drop,
   };
 }
 

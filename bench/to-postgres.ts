@@ -4,27 +4,17 @@
 // migrations, so both databases hold the same rows and the same aggregates, and the timings
 // compare the two engines on one dataset.
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { insertRows } from '../src/db/bulk-insert.ts';
 import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { openSqlite } from '../src/db/sqlite/open.js';
 import type { Database } from '../src/db/types.ts';
+import { asAdmin, createDatabase } from '../test/support/services.ts';
 
 const BATCH = 5_000;
 // Kysely's own bookkeeping: the PostgreSQL side has its own from migrating.
 const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
-
-async function asAdmin(adminUrl: string, statement: string): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return (await client.query(statement)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The URL of database `name` on the server of `adminUrl`, holding a copy of the SQLite file at
@@ -37,14 +27,16 @@ export async function postgresCopy(
   reuse: boolean,
   progress: (text: string) => void,
 ): Promise<string> {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   const exists = (await asAdmin(adminUrl, `select 1 from pg_database where datname = '${name}'`)).length > 0;
-  if (reuse && exists) return url.toString();
+  if (reuse && exists) {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
   await asAdmin(adminUrl, `drop database if exists ${name} with (force)`);
-  await asAdmin(adminUrl, `create database ${name}`);
+  const { url } = await createDatabase(adminUrl, name);
 
-  const target = connectDatabases({ ...loadConfig({}), databaseUrl: url.toString() });
+  const target = connectDatabases({ ...loadConfig({}), databaseUrl: url });
   const source = openSqlite(path, { queryOnly: true });
   try {
     await migrateToLatest(target.primary);
@@ -90,5 +82,5 @@ export async function postgresCopy(
     source.close();
     await target.close();
   }
-  return url.toString();
+  return url;
 }

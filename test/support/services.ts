@@ -19,11 +19,12 @@ export interface TestServices {
   release(): Promise<void>;
 }
 
-async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+/** Runs one statement on its own connection to `adminUrl` (creating and dropping databases). */
+export async function asAdmin(adminUrl: string, statement: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement)).rows;
   } finally {
     await client.end();
   }
@@ -46,7 +47,9 @@ export async function createDatabase(
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => asAdmin(adminUrl, `drop database if exists ${name} with (force)`),
+    drop: async () => {
+      await asAdmin(adminUrl, `drop database if exists ${name} with (force)`);
+    },
   };
 }
 
