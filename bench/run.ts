@@ -246,30 +246,51 @@ async function main(): Promise<void> {
     }
     line(`${label.padEnd(34)}${columns.join(' | ')}`);
   }
-  // What a dashboard meets most: the first request after a commit that leaves the brand alone
-  // (here a key's last-used time; monitoring's answers, other tenants' imports and catalog edits
-  // are others). The response cache starts over; the analytics sums are kept across it.
-  line('\nThe first request after a commit elsewhere (ms, caches on, a commit before each request):');
-  line(`${'case'.padEnd(34)}${heads}`);
-  for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
-    const times: number[] = [];
-    for (let i = 0; i < iterations + 3; i++) {
-      await dbs.primary
-        .updateTable('api_keys')
-        .set({ last_used_at: new Date().toISOString() })
-        .where('key_id', '=', keyId)
-        .execute();
-      const started = performance.now();
-      const res = await fetch(`${addresses[0]}${url}`, { headers: { authorization: `Bearer ${key}` } });
-      const body = await res.text();
-      const took = performance.now() - started;
-      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
-      if (i >= 3) times.push(took);
+  // What a dashboard meets most: the first request after a commit. One that leaves the brand
+  // alone (here a key's last-used time; monitoring's answers, other tenants' imports and catalog
+  // edits are others) keeps the analytics sums; a run of the brand refreshed again moves the
+  // generation of its days, so the current side of a rolling window is read afresh.
+  const latestRun = await dbs.primary
+    .selectFrom('runs')
+    .select('id')
+    .where('org_id', '=', org.id)
+    .where('category_id', '=', category.id)
+    .orderBy('finished_at', 'desc')
+    .executeTakeFirstOrThrow();
+  const afterCommits: [string, () => Promise<unknown>][] = [
+    [
+      'a commit elsewhere (a key last-used time)',
+      () =>
+        dbs.primary
+          .updateTable('api_keys')
+          .set({ last_used_at: new Date().toISOString() })
+          .where('key_id', '=', keyId)
+          .execute(),
+    ],
+    [
+      "the category's latest run refreshed again",
+      () => dbs.primary.transaction().execute((tx) => refreshRunAggregates(tx, org.id, [latestRun.id])),
+    ],
+  ];
+  for (const [what, commit] of afterCommits) {
+    line(`\nThe first request after ${what} (ms, caches on, a commit before each request):`);
+    line(`${'case'.padEnd(34)}${heads}`);
+    for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
+      const times: number[] = [];
+      for (let i = 0; i < iterations + 3; i++) {
+        await commit();
+        const started = performance.now();
+        const res = await fetch(`${addresses[0]}${url}`, { headers: { authorization: `Bearer ${key}` } });
+        const body = await res.text();
+        const took = performance.now() - started;
+        if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
+        if (i >= 3) times.push(took);
+      }
+      times.sort((a, b) => a - b);
+      line(
+        `${label.padEnd(34)}${[0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('')}`,
+      );
     }
-    times.sort((a, b) => a - b);
-    line(
-      `${label.padEnd(34)}${[0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('')}`,
-    );
   }
 
   line(`\nintervals checked: ${intervals.checked}, violations: ${intervals.violations.length}`);
