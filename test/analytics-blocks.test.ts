@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { blockSpan, blocksContaining, childrenOf, cover, DAY_MS, daysOf } from '../src/domain/blocks.ts';
+import {
+  blockSpan,
+  blocksContaining,
+  childrenOf,
+  cover,
+  DAY_MS,
+  daysOf,
+  smallestBlocksTouched,
+} from '../src/domain/blocks.ts';
 
 describe('analytics block layout', () => {
   it('covers a window with aligned blocks and reads its ends per run', () => {
@@ -14,6 +22,21 @@ describe('analytics block layout', () => {
         { start: '2026-04-01T00:00:00.000Z', end: '2026-04-01T06:00:00.000Z' },
       ],
     });
+  });
+
+  it('names the smallest blocks a time range touches, its last instant included', () => {
+    // 2026-01-01 12:00 is in day 20454, whose 4-day block starts on day 20452; the range ends just
+    // as day 20460 begins, so its last instant is in day 20459, block 20456.
+    assert.deepEqual(smallestBlocksTouched(Date.parse('2026-01-01T12:00:00Z'), 20_460 * DAY_MS), {
+      first: 4_020_452,
+      last: 4_020_456,
+    });
+    // One instant past it, day 20460 and its own block.
+    assert.deepEqual(smallestBlocksTouched(20_459 * DAY_MS, 20_460 * DAY_MS + 1), {
+      first: 4_020_456,
+      last: 4_020_460,
+    });
+    assert.equal(smallestBlocksTouched(10, 10), null);
   });
 
   it('reads a short window entirely per run', () => {

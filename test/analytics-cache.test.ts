@@ -30,7 +30,9 @@ describe('analytics cache', () => {
   let orgId: number;
   let key: string;
   let categoryA: number;
+  let categoryB: number;
   let p1: number;
+  let p3: number;
   const setNow = (ms: number) => {
     for (const clock of clocks) clock.now = new Date(ms);
   };
@@ -96,10 +98,10 @@ describe('analytics cache', () => {
     key = await mintKey(ctx.dbs.primary, orgId);
     f = await BrandFixture.insert(ctx.dbs.primary, orgId, ACME);
     categoryA = await f.category('A');
-    const categoryB = await f.category('B');
+    categoryB = await f.category('B');
     p1 = await f.prompt(categoryA);
     const p2 = await f.prompt(categoryA);
-    const p3 = await f.prompt(categoryB);
+    p3 = await f.prompt(categoryB);
     const globex = await f.competitor(categoryA, 'Globex');
     // A run every eight days from 2025-11-20 to 2026-03-12, alternating categories, the answers
     // changing with the run so that every window has different sums; and one run an hour after "now".
@@ -299,20 +301,22 @@ describe('analytics cache', () => {
     use.version = 'p1 monitored again';
     assert.deepEqual(await load(brandScope, use), first, 'kept from before');
 
-    // A run refreshed in the brand's other category: the brand's sums are read again, category A's kept.
+    // A run refreshed two days ago in the brand's other category: the brand's current side is
+    // read again; its previous side (the 90 days before) and category A's sums are kept.
     await f.run({
-      category: await f.category('B'),
+      category: categoryB,
       finishedAt: iso(NOW - 2 * DAY),
-      answers: [{ prompt: await f.prompt(await f.category('B')), mentioned: true, rank: 2 }],
+      answers: [{ prompt: p3, mentioned: true, rank: 2 }],
     });
     use.version = 'after a run in B';
     const { misses, hits } = use.cache.stats();
     const brand = await load(brandScope, use);
-    assert.equal(use.cache.stats().misses, misses + 3, 'the brand: bounds and both sides');
+    assert.equal(use.cache.stats().misses, misses + 2, 'the brand: bounds and the current side');
+    assert.equal(use.cache.stats().hits, hits + 1, "the brand's previous side");
     assert.equal(usable(brand), usable(first) + 1);
     await load(categoryScope, use);
-    assert.equal(use.cache.stats().misses, misses + 4, 'category A: its bounds only');
-    assert.equal(use.cache.stats().hits, hits + 2, "category A's two sides");
+    assert.equal(use.cache.stats().misses, misses + 3, 'category A: its bounds only');
+    assert.equal(use.cache.stats().hits, hits + 3, "category A's two sides");
     assert.deepEqual(brand, await load(brandScope));
   });
 

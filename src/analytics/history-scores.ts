@@ -98,7 +98,8 @@ export async function scoreHistory(
           { start: EPOCH, end: new Date(start.getTime() + 1).toISOString() },
           { start: start.toISOString(), end },
         ];
-  const stampOf = () => analyticsStamp(db, orgId, scope);
+  // Every score up to the window's end counts: the prompts' latest at its start among them.
+  const stampOf = () => analyticsStamp(db, orgId, scope, { startMs: 0, endMs: window.end.getTime() });
   const [spans, stamp] = await Promise.all([
     runSpans(db, { orgId, brandId: scope.brandId }, ranges),
     stampOf(),

@@ -1,11 +1,5 @@
 import type { RunRows } from '../db/aggregate-kinds.ts';
-import {
-  advanceGenerations,
-  replaceRunRows,
-  resumBlocks,
-  runCategories,
-  storedRunDays,
-} from '../db/aggregates.ts';
+import { advanceGenerations, replaceRunRows, resumBlocks, storedRunDays } from '../db/aggregates.ts';
 import type { Db } from '../db/connect.ts';
 import {
   findRunForScoring,
@@ -110,5 +104,5 @@ export async function refreshRunAggregates(
     await refreshRunRows(db, orgId, ids.slice(i, i + RUNS_PER_LOAD), days);
   }
   await resumBlocks(db, orgId, days);
-  await advanceGenerations(db, orgId, [...days.keys(), ...(await runCategories(db, orgId, ids))]);
+  await advanceGenerations(db, orgId, days);
 }

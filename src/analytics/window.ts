@@ -58,7 +58,7 @@ const rowsOf = (sums: Sums): number =>
   sums.perPrompt.citations.length;
 
 /** One side of the comparison; the sources of each entity are read for the current side only. */
-async function side(db: Db, scope: Scope, span: Cover, withDomains: boolean): Promise<Sums> {
+async function sideSums(db: Db, scope: Scope, span: Cover, withDomains: boolean): Promise<Sums> {
   const classification = classify(await windowCoverage(db, scope, span));
   const legacy = classification.legacyPrompts;
   const [observations, mentions, citations, domains, promptObservations, promptMentions, promptCitations] =
@@ -110,37 +110,44 @@ export async function loadWindow(
     cover(window.start.getTime(), window.end.getTime()),
     ...(previous ? [cover(previous.start.getTime(), previous.end.getTime())] : []),
   ];
-  const stampOf = () =>
-    analyticsStamp(db, scope.orgId, {
-      brandId: scope.brandId,
-      ...(scope.categoryId === undefined ? {} : { categoryIds: [scope.categoryId] }),
-    });
-  const [runsAtEnds, stamp] = use
+  const ranges = [window, ...(previous ? [previous] : [])].map((w) => ({
+    startMs: w.start.getTime(),
+    endMs: w.end.getTime(),
+  }));
+  const stampOf = (range: { startMs: number; endMs: number }) =>
+    analyticsStamp(
+      db,
+      scope.orgId,
+      {
+        brandId: scope.brandId,
+        ...(scope.categoryId === undefined ? {} : { categoryIds: [scope.categoryId] }),
+      },
+      range,
+    );
+  const [runsAtEnds, stamps] = use
     ? await Promise.all([
         runSpans(
           db,
           scope,
           covers.flatMap((span) => span.edges),
         ),
-        stampOf(),
+        Promise.all(ranges.map(stampOf)),
       ])
-    : [[], ''];
+    : [[], []];
   let edge = 0;
-  const sideOf = (span: Cover, withDomains: boolean) => {
+  const sideOf = (side: number, withDomains: boolean) => {
+    const span = covers[side] as Cover;
     const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
+    const stamp = stamps[side] ?? '';
     return keptAcrossCommits(
       use,
       `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends} ${stamp}`,
-      () => side(db, scope, span, withDomains),
+      () => sideSums(db, scope, span, withDomains),
       rowsOf,
-      async () => (await stampOf()) === stamp,
+      async () => (await stampOf(ranges[side] as (typeof ranges)[number])) === stamp,
     );
   };
-  const [currentSpan, previousSpan] = covers;
-  const [current, before] = await Promise.all([
-    sideOf(currentSpan as Cover, true),
-    previousSpan ? sideOf(previousSpan, false) : null,
-  ]);
+  const [current, before] = await Promise.all([sideOf(0, true), covers.length > 1 ? sideOf(1, false) : null]);
   return {
     window,
     earliestObservationAt: bounds.earliest,

@@ -181,36 +181,28 @@ export async function visibleRunFacts(db: Db, orgId: number, runIds: readonly nu
 }
 
 /**
- * Moves the generation of each category whose aggregates or prompt scores were just rewritten, in
- * the writer's transaction: analytics sums kept across commits are kept under it.
+ * Moves the generation of each category's smallest blocks holding the given days, whose runs'
+ * aggregates or prompt scores were just rewritten, in the writer's transaction: analytics sums
+ * kept across commits are kept under the generations of the blocks they read.
  */
 export async function advanceGenerations(
   db: Db,
   orgId: number,
-  categoryIds: Iterable<number>,
+  days: ReadonlyMap<number, ReadonlySet<number>>,
 ): Promise<void> {
-  const ids = [...new Set(categoryIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
+  const rows = [...days].flatMap(([categoryId, daySet]) =>
+    [...new Set([...daySet].map((day) => blocksContaining(day)[0] as number))]
+      .sort((a, b) => a - b)
+      .map((block) => ({ org_id: orgId, category_id: categoryId, block, generation: 1 })),
+  );
+  if (rows.length === 0) return;
   await db
     .insertInto('aggregate_generations')
-    .values(ids.map((id) => ({ org_id: orgId, category_id: id, generation: 1 })))
+    .values(rows)
     .onConflict((oc) =>
       oc
-        .columns(['org_id', 'category_id'])
+        .columns(['org_id', 'category_id', 'block'])
         .doUpdateSet({ generation: sql<number>`aggregate_generations.generation + 1` }),
     )
     .execute();
-}
-
-/** The categories of some runs. */
-export async function runCategories(db: Db, orgId: number, runIds: readonly number[]): Promise<number[]> {
-  if (runIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('runs')
-    .select('category_id')
-    .distinct()
-    .where('org_id', '=', orgId)
-    .where('id', 'in', runIds)
-    .execute();
-  return rows.map((r) => r.category_id);
 }

@@ -10,7 +10,7 @@ import type {
   PromptGroup,
   PromptObservationGroup,
 } from '../domain/analytics.ts';
-import type { Cover, TimeRange } from '../domain/blocks.ts';
+import { type Cover, smallestBlocksTouched, type TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
@@ -448,26 +448,33 @@ export async function runSpans(
 }
 
 /**
- * What a brand's (or some of its categories') analytics sums and score history rest on besides
- * the rows of their time ranges: the generation of each category (refreshRunAggregates moves it
- * whenever the category's aggregates or prompt scores are rewritten) and each prompt's category
- * and eligibility. Two equal stamps read the same sums from the same ranges, whatever else was
- * committed in between (docs/performance.md, "Kept across commits").
+ * What a brand's (or some of its categories') analytics sums and score history over a time range
+ * rest on besides the rows of that range: the generations of its categories' smallest blocks the
+ * range touches (refreshRunAggregates advances those of the runs it rewrites; as they only grow,
+ * their sum and count change exactly when one does) and each prompt's category and eligibility.
+ * Two equal stamps read the same sums from the same range, whatever else was committed in between
+ * (docs/performance.md, "Kept across commits").
  */
 export async function analyticsStamp(
   db: Db,
   orgId: number,
   scope: { brandId: number; categoryIds?: readonly number[] },
+  range: { startMs: number; endMs: number },
 ): Promise<string> {
   if (scope.categoryIds?.length === 0) return '';
   const inScope = (column: string) =>
     scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
+  const blocks = smallestBlocksTouched(range.startMs, range.endMs);
+  const generations = blocks
+    ? sql`select 'g' as kind, g.category_id as id, count(*) as category, sum(g.generation) as value
+        from aggregate_generations g join categories c on c.id = g.category_id
+        where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId}
+          ${inScope('g.category_id')} and g.block >= ${blocks.first} and g.block <= ${blocks.last}
+        group by g.category_id
+      union all `
+    : sql``;
   const result = await sql<{ kind: string; id: number; category: number; value: number }>`
-    select 'g' as kind, g.category_id as id, g.category_id as category, g.generation as value
-      from aggregate_generations g join categories c on c.id = g.category_id
-      where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId} ${inScope('g.category_id')}
-    union all
-    select 'p', p.id, p.category_id, ${eligibleFlag}
+    ${generations}select 'p' as kind, p.id as id, p.category_id as category, ${eligibleFlag} as value
       from prompts p join categories c on c.id = p.category_id
       where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}
     order by 1, 2`.execute(db);

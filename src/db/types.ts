@@ -424,6 +424,8 @@ export interface RecommendationOutcomesTable {
 export interface AggregateGenerationsTable {
   org_id: number;
   category_id: number;
+  /** A smallest (4-day) block id, domain/blocks.ts. */
+  block: number;
   generation: number;
 }
 

@@ -80,3 +80,16 @@ export function cover(fromMs: number, endMs: number): Cover {
   }
   return { blocks, edges };
 }
+
+/**
+ * The first and last of the smallest blocks a time range [startMs, endMs) touches; null for an
+ * empty range. What was written inside the range is written inside these blocks' days.
+ */
+export function smallestBlocksTouched(
+  startMs: number,
+  endMs: number,
+): { first: number; last: number } | null {
+  if (endMs <= startMs) return null;
+  const block = (ms: number) => blocksContaining(dayOf(Math.max(ms, 0)))[0] as number;
+  return { first: block(startMs), last: block(endMs - 1) };
+}

@@ -1,16 +1,18 @@
 import type { Kysely } from 'kysely';
 
-// A counter per category that moves whenever the category's aggregates or prompt scores are
-// rewritten (refreshRunAggregates), so that analytics sums kept by a service process can be
-// checked against it instead of against every commit to the database (docs/performance.md,
-// "Kept across commits"). A category without a row has never been refreshed.
+// A counter per category and smallest day block (4 days, domain/blocks.ts) that moves whenever
+// aggregates or prompt scores of runs finishing in those days are rewritten (refreshRunAggregates),
+// so that analytics sums kept by a service process can be checked against the blocks they read
+// instead of against every commit to the database (docs/performance.md, "Kept across commits").
+// No row: never refreshed. Rows are never deleted, so a range's sum of generations only grows.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('aggregate_generations')
     .addColumn('org_id', 'bigint', (c) => c.notNull().references('organizations.id'))
     .addColumn('category_id', 'bigint', (c) => c.notNull().references('categories.id'))
+    .addColumn('block', 'bigint', (c) => c.notNull())
     .addColumn('generation', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('aggregate_generations_pk', ['org_id', 'category_id'])
+    .addPrimaryKeyConstraint('aggregate_generations_pk', ['org_id', 'category_id', 'block'])
     .execute();
 }
 
