@@ -465,18 +465,20 @@ export async function analyticsStamp(
   const inScope = (column: string) =>
     scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
   const blocks = smallestBlocksTouched(range.startMs, range.endMs);
+  // One row per category (how many of its blocks have generations, and their sum) and per prompt
+  // (its category, and 1 when eligible).
   const generations = blocks
-    ? sql`select 'g' as kind, g.category_id as id, count(*) as category, sum(g.generation) as value
+    ? sql`select 'g' as kind, g.category_id as id, count(*) as n, sum(g.generation) as value
         from aggregate_generations g join categories c on c.id = g.category_id
         where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId}
           ${inScope('g.category_id')} and g.block >= ${blocks.first} and g.block <= ${blocks.last}
         group by g.category_id
       union all `
     : sql``;
-  const result = await sql<{ kind: string; id: number; category: number; value: number }>`
-    ${generations}select 'p' as kind, p.id as id, p.category_id as category, ${eligibleFlag} as value
+  const result = await sql<{ kind: string; id: number; n: number; value: number }>`
+    ${generations}select 'p' as kind, p.id as id, p.category_id as n, ${eligibleFlag} as value
       from prompts p join categories c on c.id = p.category_id
       where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}
     order by 1, 2`.execute(db);
-  return result.rows.map((r) => `${r.kind}${r.id}/${r.category}:${r.value}`).join(' ');
+  return result.rows.map((r) => `${r.kind}${r.id}/${r.n}:${r.value}`).join(' ');
 }
