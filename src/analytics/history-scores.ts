@@ -1,4 +1,4 @@
-import { analyticsStamp, runSpans } from '../db/analytics.ts';
+import { analyticsStamps, runSpans } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
   eligiblePromptScoreRows,
@@ -99,7 +99,8 @@ export async function scoreHistory(
           { start: start.toISOString(), end },
         ];
   // Every score up to the window's end counts: the prompts' latest at its start among them.
-  const stampOf = () => analyticsStamp(db, orgId, scope, { startMs: 0, endMs: window.end.getTime() });
+  const stampOf = async () =>
+    (await analyticsStamps(db, orgId, scope, [{ startMs: 0, endMs: window.end.getTime() }]))[0];
   const [spans, stamp] = await Promise.all([
     runSpans(db, { orgId, brandId: scope.brandId }, ranges),
     stampOf(),

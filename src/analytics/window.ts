@@ -1,5 +1,5 @@
 import {
-  analyticsStamp,
+  analyticsStamps,
   brandCompetitors,
   observationBounds,
   runSpans,
@@ -114,15 +114,15 @@ export async function loadWindow(
     startMs: w.start.getTime(),
     endMs: w.end.getTime(),
   }));
-  const stampOf = (range: { startMs: number; endMs: number }) =>
-    analyticsStamp(
+  const stampsOf = (of: typeof ranges) =>
+    analyticsStamps(
       db,
       scope.orgId,
       {
         brandId: scope.brandId,
         ...(scope.categoryId === undefined ? {} : { categoryIds: [scope.categoryId] }),
       },
-      range,
+      of,
     );
   const [runsAtEnds, stamps] = use
     ? await Promise.all([
@@ -131,7 +131,7 @@ export async function loadWindow(
           scope,
           covers.flatMap((span) => span.edges),
         ),
-        Promise.all(ranges.map(stampOf)),
+        stampsOf(ranges),
       ])
     : [[], []];
   let edge = 0;
@@ -144,7 +144,7 @@ export async function loadWindow(
       `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends} ${stamp}`,
       () => sideSums(db, scope, span, withDomains),
       rowsOf,
-      async () => (await stampOf(ranges[side] as (typeof ranges)[number])) === stamp,
+      async () => (await stampsOf([ranges[side] as (typeof ranges)[number]]))[0] === stamp,
     );
   };
   const [current, before] = await Promise.all([sideOf(0, true), covers.length > 1 ? sideOf(1, false) : null]);

@@ -448,37 +448,45 @@ export async function runSpans(
 }
 
 /**
- * What a brand's (or some of its categories') analytics sums and score history over a time range
+ * What a brand's (or some of its categories') analytics sums and score history over each time range
  * rest on besides the rows of that range: the generations of its categories' smallest blocks the
  * range touches (refreshRunAggregates advances those of the runs it rewrites; as they only grow,
  * their sum and count change exactly when one does) and each prompt's category and eligibility.
  * Two equal stamps read the same sums from the same range, whatever else was committed in between
- * (docs/performance.md, "Kept across commits").
+ * (docs/performance.md, "Kept across commits"). One statement for all the ranges.
  */
-export async function analyticsStamp(
+export async function analyticsStamps(
   db: Db,
   orgId: number,
   scope: { brandId: number; categoryIds?: readonly number[] },
-  range: { startMs: number; endMs: number },
-): Promise<string> {
-  if (scope.categoryIds?.length === 0) return '';
+  ranges: readonly { startMs: number; endMs: number }[],
+): Promise<string[]> {
+  if (scope.categoryIds?.length === 0) return ranges.map(() => '');
   const inScope = (column: string) =>
     scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
-  const blocks = smallestBlocksTouched(range.startMs, range.endMs);
-  // One row per category (how many of its blocks have generations, and their sum) and per prompt
-  // (its category, and 1 when eligible).
-  const generations = blocks
-    ? sql`select 'g' as kind, g.category_id as id, count(*) as n, sum(g.generation) as value
+  // Per range and category, how many of its blocks have generations and their sum; per prompt
+  // (range -1: every range), its category and 1 when eligible.
+  const generations = ranges.flatMap((range, i) => {
+    const blocks = smallestBlocksTouched(range.startMs, range.endMs);
+    if (!blocks) return [];
+    return [
+      sql`select ${sql.lit(i)} as part, g.category_id as id, count(*) as n, sum(g.generation) as value
         from aggregate_generations g join categories c on c.id = g.category_id
         where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId}
           ${inScope('g.category_id')} and g.block >= ${blocks.first} and g.block <= ${blocks.last}
-        group by g.category_id
-      union all `
-    : sql``;
-  const result = await sql<{ kind: string; id: number; n: number; value: number }>`
-    ${generations}select 'p' as kind, p.id as id, p.category_id as n, ${eligibleFlag} as value
-      from prompts p join categories c on c.id = p.category_id
-      where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}
-    order by 1, 2`.execute(db);
-  return result.rows.map((r) => `${r.kind}${r.id}/${r.n}:${r.value}`).join(' ');
+        group by g.category_id`,
+    ];
+  });
+  const prompts = sql`select -1 as part, p.id as id, p.category_id as n, ${eligibleFlag} as value
+    from prompts p join categories c on c.id = p.category_id
+    where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}`;
+  const result = await sql<{ part: number; id: number; n: number; value: number }>`
+    ${sql.join([...generations, prompts], sql` union all `)} order by 1, 2`.execute(db);
+  const part = (range: number) =>
+    result.rows
+      .filter((r) => Number(r.part) === range)
+      .map((r) => `${r.id}/${r.n}:${r.value}`)
+      .join(' ');
+  const eligibility = part(-1);
+  return ranges.map((_, i) => `g ${part(i)} p ${eligibility}`);
 }
