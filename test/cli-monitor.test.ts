@@ -123,6 +123,20 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
       `Brand ${id} "Acme CRM": monitoring weekly on Monday at 06:30 (Europe/Berlin), engines simulated, 1 sample(s) per prompt and engine, next run ${next.toISOString()}.`,
     );
 
+    // Leaving the weekly cadence drops the weekday: back to weekly, the runs keep the weekday they
+    // start on rather than Monday, which nobody asked for this time.
+    const daily = await cli('brands', 'update', id, '--org', 'weekly', '--cadence', 'daily');
+    assert.equal(daily.status, 0, daily.stderr);
+    m = await findBrandMonitoring(ctx.dbs.primary, other.orgId, other.brandId);
+    assert.deepEqual([m?.cadence, m?.weekday, m?.time], ['daily', null, '06:30']);
+    const weeklyAgain = await cli('brands', 'update', id, '--org', 'weekly', '--cadence', 'weekly');
+    assert.equal(weeklyAgain.status, 0, weeklyAgain.stderr);
+    assert.match(weeklyAgain.stdout, /monitoring weekly at 06:30 \(Europe\/Berlin\), engines simulated/);
+    m = await findBrandMonitoring(ctx.dbs.primary, other.orgId, other.brandId);
+    assert.deepEqual([m?.cadence, m?.weekday], ['weekly', null]);
+    const monday = await cli('brands', 'update', id, '--org', 'weekly', '--weekday', 'mon');
+    assert.equal(monday.status, 0, monday.stderr);
+
     // "" clears the weekday and the time (stored as null, not as an empty string).
     const cleared = await cli('brands', 'update', id, '--org', 'weekly', '--weekday', '', '--time', '');
     assert.equal(cleared.status, 0, cleared.stderr);

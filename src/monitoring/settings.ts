@@ -35,7 +35,14 @@ export async function updateBrandMonitoring(
   const next = {
     cadence: changes.cadence ?? (current.cadence as Cadence),
     time: changes.time === undefined ? current.time : changes.time,
-    weekday: changes.weekday === undefined ? (current.weekday as Weekday | null) : changes.weekday,
+    // Only a weekly schedule has a weekday: one left from an earlier weekly schedule would come
+    // back with the next, unasked.
+    weekday:
+      (changes.cadence ?? current.cadence) !== 'weekly'
+        ? null
+        : changes.weekday === undefined
+          ? (current.weekday as Weekday | null)
+          : changes.weekday,
     engines: changes.engines ? [...new Set(changes.engines)] : current.engines,
     samples: changes.samples ?? current.samples,
   };
