@@ -226,23 +226,33 @@ async function main(): Promise<void> {
   const heads = ['p50', 'p95', 'p99'].map((h) => h.padStart(8)).join('');
   line(`${''.padEnd(34)}${'caches on'.padStart(24)}   ${'caches off'.padStart(24)}`);
   line(`${'case'.padEnd(34)}${heads} | ${heads}`);
+  /**
+   * Asks `url` 3 times untimed, then `iterations` times timed, each after `before` (untimed): its
+   * p50, p95 and p99 as columns, and the last body.
+   */
+  const timed = async (address: string, url: string, before: () => Promise<unknown> = async () => {}) => {
+    const times: number[] = [];
+    let body = '';
+    for (let i = 0; i < iterations + 3; i++) {
+      await before();
+      const started = performance.now();
+      const res = await fetch(`${address}${url}`, { headers: { authorization: `Bearer ${key}` } });
+      body = await res.text();
+      const took = performance.now() - started;
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
+      if (i >= 3) times.push(took);
+    }
+    times.sort((a, b) => a - b);
+    const column = [0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('');
+    return { column, body };
+  };
   const intervals = emptyTally();
   for (const [label, url] of cases) {
     const columns: string[] = [];
     for (const address of addresses) {
-      const times: number[] = [];
-      let body = '';
-      for (let i = 0; i < iterations + 3; i++) {
-        const started = performance.now();
-        const res = await fetch(`${address}${url}`, { headers: { authorization: `Bearer ${key}` } });
-        body = await res.text();
-        const took = performance.now() - started;
-        if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
-        if (i >= 3) times.push(took);
-      }
+      const { column, body } = await timed(address, url);
       checkIntervals(JSON.parse(body), url, intervals);
-      times.sort((a, b) => a - b);
-      columns.push([0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join(''));
+      columns.push(column);
     }
     line(`${label.padEnd(34)}${columns.join(' | ')}`);
   }
@@ -276,20 +286,7 @@ async function main(): Promise<void> {
     line(`\nThe first request after ${what} (ms, caches on, a commit before each request):`);
     line(`${'case'.padEnd(34)}${heads}`);
     for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
-      const times: number[] = [];
-      for (let i = 0; i < iterations + 3; i++) {
-        await commit();
-        const started = performance.now();
-        const res = await fetch(`${addresses[0]}${url}`, { headers: { authorization: `Bearer ${key}` } });
-        const body = await res.text();
-        const took = performance.now() - started;
-        if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
-        if (i >= 3) times.push(took);
-      }
-      times.sort((a, b) => a - b);
-      line(
-        `${label.padEnd(34)}${[0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('')}`,
-      );
+      line(`${label.padEnd(34)}${(await timed(addresses[0] as string, url, commit)).column}`);
     }
   }
 
