@@ -5,7 +5,7 @@ import { VersionedCache } from '../domain/versioned-cache.ts';
 // HTTP routes. Each value is kept under a key that names everything it was read from besides the
 // data: the scope, and the runs its time ranges hold (db/analytics.ts runSpans), so a rolling
 // window asked again a minute later, whose ends passed no run, finds it. Bounds are kept for one
-// data version; sums and histories also name the scope's stamp (db/analytics.ts analyticsStamp)
+// data version; sums and histories also name the scope's stamp (db/analytics.ts analyticsStamps)
 // and outlive commits that leave it alone. docs/performance.md, "Analytics cache" and "Kept across
 // commits".
 
@@ -29,38 +29,24 @@ export interface CacheUse {
   version: string;
 }
 
-/** The value kept under `key`, else `load`'s, kept; without a cache, always `load`'s. */
+/**
+ * The value kept under `key`, else `load`'s, kept; without a cache, always `load`'s. Kept for the
+ * data version read before, unless `unchanged` is given: then the key names everything the value
+ * rests on (a scope's stamp among it), the value outlives data versions, and it is kept only if
+ * `unchanged` still holds once it is loaded, so that a value read across a change of what the key
+ * names is not kept under the name it had before.
+ */
 export async function kept<T>(
   use: CacheUse | undefined,
   key: string,
   load: () => Promise<T>,
   rows: (value: T) => number,
+  unchanged?: () => Promise<boolean>,
 ): Promise<T> {
   if (!use) return load();
-  const ticket = use.cache.lookup(use.version, key);
+  const ticket = use.cache.lookup(use.version, key, unchanged !== undefined);
   if (ticket.hit) return ticket.hit.value as T;
   const value = await load();
-  use.cache.store(ticket, { value, rows: rows(value) });
-  return value;
-}
-
-/**
- * The value kept under `key`, else `load`'s, kept if `unchanged` still holds once it is loaded:
- * for values whose key names everything they rest on (the scope's stamp among it), so that they
- * outlive data versions. The check after loading keeps a value read across a change of what the
- * key names from being kept under the name it had before.
- */
-export async function keptAcrossCommits<T>(
-  use: CacheUse | undefined,
-  key: string,
-  load: () => Promise<T>,
-  rows: (value: T) => number,
-  unchanged: () => Promise<boolean>,
-): Promise<T> {
-  if (!use) return load();
-  const ticket = use.cache.lookup(use.version, key, true);
-  if (ticket.hit) return ticket.hit.value as T;
-  const value = await load();
-  if (await unchanged()) use.cache.store(ticket, { value, rows: rows(value) });
+  if (!unchanged || (await unchanged())) use.cache.store(ticket, { value, rows: rows(value) });
   return value;
 }

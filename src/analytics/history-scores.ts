@@ -8,7 +8,7 @@ import {
 } from '../db/scores.ts';
 import { type History, historyOf } from '../domain/score-history.ts';
 import type { Window } from '../domain/windows.ts';
-import { type CacheUse, keptAcrossCommits } from './cache.ts';
+import { type CacheUse, kept } from './cache.ts';
 
 // What a score history or a windowed delta reads: not the whole history, but each eligible
 // prompt's latest score at the window's start, the scores inside the window, and when the
@@ -108,7 +108,7 @@ export async function scoreHistory(
   const key = `history ${orgId} ${scope.brandId} ${scope.categoryIds?.join(',') ?? '-'} ${spans
     .map((span) => span ?? 'none')
     .join(' ')} ${start === null ? 'all' : 'from'} ${stamp}`;
-  const history = await keptAcrossCommits(
+  const history = await kept(
     use,
     key,
     load,

@@ -24,7 +24,7 @@ import {
 } from '../domain/analytics.ts';
 import { type Cover, cover } from '../domain/blocks.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
-import { type CacheUse, kept, keptAcrossCommits } from './cache.ts';
+import { type CacheUse, kept } from './cache.ts';
 
 // Everything the analytics blocks of one window need, fetched in two rounds: per-prompt coverage
 // first (which prompts fall back to legacy answers is decided from it), then the observation,
@@ -106,14 +106,12 @@ export async function loadWindow(
   );
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
-  const covers = [
-    cover(window.start.getTime(), window.end.getTime()),
-    ...(previous ? [cover(previous.start.getTime(), previous.end.getTime())] : []),
-  ];
-  const ranges = [window, ...(previous ? [previous] : [])].map((w) => ({
-    startMs: w.start.getTime(),
-    endMs: w.end.getTime(),
+  // The current side, and the one it is compared with: their time ranges and day-block covers.
+  const ranges = [window, ...(previous ? [previous] : [])].map((side) => ({
+    startMs: side.start.getTime(),
+    endMs: side.end.getTime(),
   }));
+  const covers = ranges.map((range) => cover(range.startMs, range.endMs));
   const stampsOf = (of: typeof ranges) =>
     analyticsStamps(
       db,
@@ -139,7 +137,7 @@ export async function loadWindow(
     const span = covers[side] as Cover;
     const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
     const stamp = stamps[side] ?? '';
-    return keptAcrossCommits(
+    return kept(
       use,
       `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends} ${stamp}`,
       () => sideSums(db, scope, span, withDomains),
