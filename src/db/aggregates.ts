@@ -7,6 +7,7 @@ import {
   DAY_MS,
   dayOf,
   daysOf,
+  smallestBlockOf,
 } from '../domain/blocks.ts';
 import {
   AGGREGATE_KINDS,
@@ -191,7 +192,7 @@ export async function advanceGenerations(
   days: ReadonlyMap<number, ReadonlySet<number>>,
 ): Promise<void> {
   const rows = [...days].flatMap(([categoryId, daySet]) =>
-    [...new Set([...daySet].map((day) => blocksContaining(day)[0] as number))]
+    [...new Set([...daySet].map(smallestBlockOf))]
       .sort((a, b) => a - b)
       .map((block) => ({ org_id: orgId, category_id: categoryId, block, generation: 1 })),
   );

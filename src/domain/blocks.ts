@@ -23,10 +23,16 @@ export function blockSpan(block: number): { span: number; firstDay: number } {
   return { span, firstDay: block - span * SPAN_FACTOR };
 }
 
+/** The block of a span that contains the day. */
+const blockOf = (span: number, day: number) => blockId(span, day - (((day % span) + span) % span));
+
 /** The block of each span that contains the day, smallest first. */
 export function blocksContaining(day: number): number[] {
-  return [...BLOCK_SPANS].reverse().map((span) => blockId(span, day - (((day % span) + span) % span)));
+  return [...BLOCK_SPANS].reverse().map((span) => blockOf(span, day));
 }
+
+/** The smallest block that contains the day. */
+export const smallestBlockOf = (day: number) => blockOf(SMALLEST, day);
 
 /** The four blocks a block sums; empty for the smallest blocks, which sum runs. */
 export function childrenOf(block: number): number[] {
@@ -90,6 +96,6 @@ export function smallestBlocksTouched(
   endMs: number,
 ): { first: number; last: number } | null {
   if (endMs <= startMs) return null;
-  const block = (ms: number) => blocksContaining(dayOf(Math.max(ms, 0)))[0] as number;
+  const block = (ms: number) => smallestBlockOf(dayOf(Math.max(ms, 0)));
   return { first: block(startMs), last: block(endMs - 1) };
 }
