@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.ts';
 // written at once, so whoever made it sees that it works; later uses are kept here and written
 // together, each key's latest, once an interval: one commit an interval per process at most.
 
-export const LAST_USED_EVERY_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
 
 export interface LastUseRecorder {
   record(key: { id: number; lastUsedAt: string | null }, at: string): void;
@@ -15,7 +15,7 @@ export interface LastUseRecorder {
   close(): Promise<void>;
 }
 
-export function lastUseRecorder(db: Db, everyMs = LAST_USED_EVERY_MS): LastUseRecorder {
+export function lastUseRecorder(db: Db): LastUseRecorder {
   const kept = new Map<number, string>();
   // Keys whose first use this process has written: their rows may still say "never" for the key
   // cache's few seconds.
@@ -34,7 +34,7 @@ export function lastUseRecorder(db: Db, everyMs = LAST_USED_EVERY_MS): LastUseRe
       });
     return writing;
   };
-  const timer = setInterval(flush, everyMs);
+  const timer = setInterval(flush, LAST_USED_EVERY_MS);
   timer.unref();
 
   return {

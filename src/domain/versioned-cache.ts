@@ -53,7 +53,7 @@ export class VersionedCache<V> {
       for (const [kept, entry] of this.#entries) {
         if (entry.durable) continue;
         this.#entries.delete(kept);
-        this.#size -= this.#sizeOf(entry.value);
+        this.#forget(entry);
       }
     }
     this.#version = version;

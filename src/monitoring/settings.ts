@@ -32,13 +32,14 @@ export async function updateBrandMonitoring(
 ): Promise<BrandMonitoring> {
   const current = await findBrandMonitoring(db, orgId, brandId);
   if (!current) throw new InvalidInput(`brand ${brandId} does not exist in this organization`);
+  const cadence = changes.cadence ?? (current.cadence as Cadence);
   const next = {
-    cadence: changes.cadence ?? (current.cadence as Cadence),
+    cadence,
     time: changes.time === undefined ? current.time : changes.time,
     // Only a weekly schedule has a weekday: one left from an earlier weekly schedule would come
     // back with the next, unasked.
     weekday:
-      (changes.cadence ?? current.cadence) !== 'weekly'
+      cadence !== 'weekly'
         ? null
         : changes.weekday === undefined
           ? (current.weekday as Weekday | null)
