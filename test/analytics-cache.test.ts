@@ -239,7 +239,11 @@ describe('analytics cache', () => {
     await scoreHistory(ctx.dbs.read, orgId, scope, history({ range: '30d' }), use);
     const since = history({ since: '2026-02-13T12:00:00.000Z' });
     const named = await scoreHistory(ctx.dbs.read, orgId, scope, since, use);
-    assert.equal(use.cache.stats().misses, misses + 1, 'the since window is served what range=30d kept');
+    assert.equal(
+      use.cache.stats().misses,
+      misses + 2,
+      'the since window is served what range=30d kept: the history, and its part before the last days',
+    );
     assert.match(named.delta.spanLabel, /^since /);
     assert.deepEqual(named, await scoreHistory(ctx.dbs.read, orgId, scope, since));
   });
@@ -318,6 +322,47 @@ describe('analytics cache', () => {
     assert.equal(use.cache.stats().misses, misses + 3, 'category A: its bounds only');
     assert.equal(use.cache.stats().hits, hits + 3, "category A's two sides");
     assert.deepEqual(brand, await load(brandScope));
+  });
+
+  it("keeps a history's part before its last days' block when a run of those days is refreshed", async () => {
+    const use = ownCache();
+    const scope = { brandId: f.brandId };
+    const at = valid(parseHistory({ since: 'all' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
+    const days30 = valid(parseHistory({ range: '30d' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
+    const histories = () =>
+      Promise.all([at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window, use)));
+    const fresh = () =>
+      Promise.all([at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window)));
+    const first = await histories();
+    // The window ends on 2026-03-15, in the block of days 2026-03-12..15: a run there (as each
+    // new run is) leaves the part before 2026-03-12 as it was.
+    await f.run({
+      category: categoryB,
+      finishedAt: iso(NOW - DAY),
+      answers: [{ prompt: p3, mentioned: false }],
+    });
+    use.version = 'after a run yesterday';
+    let { misses, hits } = use.cache.stats();
+    const next = await histories();
+    assert.equal(use.cache.stats().misses, misses + 2, 'each history');
+    assert.equal(use.cache.stats().hits, hits + 2, "each history's part before the block");
+    assert.deepEqual(next, await fresh());
+    assert.deepEqual(
+      next.map((history) => history.points.length),
+      first.map((history) => history.points.length + 1),
+      'one point more, the new run',
+    );
+    // A run three weeks ago: that part is read again too.
+    await f.run({
+      category: categoryA,
+      finishedAt: iso(NOW - 20 * DAY),
+      answers: [{ prompt: p1, mentioned: true, rank: 3 }],
+    });
+    use.version = 'after a run three weeks ago';
+    ({ misses, hits } = use.cache.stats());
+    assert.deepEqual(await histories(), await fresh());
+    assert.equal(use.cache.stats().misses, misses + 4, 'each history and its part');
+    assert.equal(use.cache.stats().hits, hits);
   });
 
   it("never serves one organization's kept sums to another", async () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  historySlice,
+  continued,
+  historyOf,
+  historyPart,
   type SampledPromptScore,
   thin,
   type WindowedDelta,
@@ -47,7 +49,7 @@ const SCORES = [
 describe('score as of each run', () => {
   it('is the mean of each prompt’s latest score, and knows when one of them is legacy', () => {
     assert.deepEqual(
-      scoreTimeline(SCORES).map((p) => [p.runId, p.score, p.includesLegacy]),
+      scoreTimeline(SCORES).points.map((p) => [p.runId, p.score, p.includesLegacy]),
       [
         [1, 60, true], // (80 + 40) / 2
         [2, 45, true], // (50 + 40) / 2, P2 still on its legacy score
@@ -74,7 +76,7 @@ function sliceOf(scores: readonly SampledPromptScore[], window: Window) {
     (s) => (start === undefined || at(s) >= start) && at(s) < window.end.getTime(),
   );
   const first = [...scores].sort((a, b) => at(a) - at(b))[0]?.scoredAt ?? null;
-  return historySlice([...latest.values()], within, first);
+  return { ...historyPart([...latest.values()], within), firstScoredAt: first };
 }
 
 /** The delta without its uncertainty (tested on its own below): two prompts give no interval. */
@@ -253,5 +255,59 @@ describe('points and thinning', () => {
     );
     assert.equal(thin(points, 10, span).length, 10);
     assert.equal(thin(points, null, span).length, 10);
+  });
+});
+
+describe('a history read in two parts', () => {
+  // Three prompts, so that the latest score has an interval: P3 scored 90 in R5 on 13 March.
+  const THREE = [...SCORES, score(5, 3, '13', 90, 'sample_v1', 2)];
+  const split = '2026-03-06T00:00:00.000Z';
+  const parts = (before: SampledPromptScore[], scores: readonly SampledPromptScore[]) =>
+    continued(
+      historyPart(
+        before,
+        scores.filter((s) => s.scoredAt < split),
+      ),
+      scores.filter((s) => s.scoredAt >= split),
+    );
+
+  it('has the points and delta of one read, for all time and for a window', () => {
+    const all = history({ since: 'all' });
+    const whole = historyOf(historyPart([], THREE), null, all);
+    // As of R1 60 (80, 40), R2 45 (50, 40), R3 60 (50, 70), R4 65 (60, 70), R5 (60 + 70 + 90) / 3 = 73.3̅.
+    assert.deepEqual(
+      whole.points.map((p) => [p.runId, Math.round(p.score * 10) / 10]),
+      [
+        [1, 60],
+        [2, 45],
+        [3, 60],
+        [4, 65],
+        [5, 73.3],
+      ],
+    );
+    assert.deepEqual(historyOf(parts([], THREE), null, all), whole);
+    // The part before the split keeps what an interval at its first point needs (R1's scores) and
+    // each prompt's latest (P1 from R2, P2 from R1), not every score.
+    assert.deepEqual(
+      historyPart(
+        [],
+        THREE.filter((s) => s.scoredAt < split),
+      )
+        .scores.map((s) => [s.runId, s.promptId])
+        .sort(),
+      [
+        [1, 1],
+        [1, 2],
+        [2, 1],
+      ],
+    );
+    // Since 2 March: P1 80 and P2 40 at the start (R1), the rest inside.
+    const since = history({ since: '2026-03-02' });
+    const before = THREE.filter((s) => s.runId === 1);
+    const within = THREE.filter((s) => s.runId !== 1);
+    assert.deepEqual(
+      historyOf(parts(before, within), null, since),
+      historyOf(historyPart(before, within), null, since),
+    );
   });
 });

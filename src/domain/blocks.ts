@@ -34,6 +34,9 @@ export function blocksContaining(day: number): number[] {
 /** The smallest block that contains the day. */
 export const smallestBlockOf = (day: number) => blockOf(SMALLEST, day);
 
+/** The first instant of the smallest block holding an instant. */
+export const smallestBlockStart = (ms: number) => blockSpan(smallestBlockOf(dayOf(ms))).firstDay * DAY_MS;
+
 /** The four blocks a block sums; empty for the smallest blocks, which sum runs. */
 export function childrenOf(block: number): number[] {
   const { span, firstDay } = blockSpan(block);

@@ -35,33 +35,56 @@ export interface SampledPromptScore extends EraPromptRunScore {
   samples: number;
 }
 
-/** What a score history reads for one window. */
-export interface HistorySlice {
+/**
+ * A score history read up to some moment, reduced to what its delta and the rest of it need, so a
+ * history can be read in two parts (its older blocks kept, the days since read again) and give
+ * what one read gives (historyPart, continued).
+ */
+export interface HistoryPart {
   /** Score as of the last scored run at or before the window's start (null when none, or all time). */
   boundary: ScoreAsOfRun | null;
-  /** Score as of each scored run inside the window, oldest first. */
+  /** Score as of each scored run read so far, oldest first. */
   points: ScoreAsOfRun[];
-  /** When the scope's first scored run finished (null when none has). */
-  firstScoredAt: string | null;
-  /** The prompt scores behind boundary and points: an as-of score's interval needs them one by one. */
-  scores: readonly SampledPromptScore[];
+  /** Each prompt's latest score, in the order the timeline of later runs must start from. */
+  state: SampledPromptScore[];
+  /**
+   * The prompt scores an as-of score's interval needs one by one: every score at or before the
+   * delta's boundary (the window's start, or the first point), and each prompt's latest.
+   */
+  scores: SampledPromptScore[];
 }
 
-/**
- * A window's slice from each prompt's latest score at or before its start (`before`, empty for
- * all time), the scores inside it (`within`), and when the scope's first scored run finished.
- */
-export function historySlice(
+/** A history's part up to some moment; it goes on with `continued`. */
+export function historyPart(
   before: readonly SampledPromptScore[],
   within: readonly SampledPromptScore[],
-  firstScoredAt: string | null,
-): HistorySlice {
-  return {
-    boundary: scoreAsOfLatest(before),
-    points: scoreTimeline(within, before),
-    firstScoredAt,
-    scores: before.concat(within),
+): HistoryPart {
+  const start = { boundary: scoreAsOfLatest(before), points: [], state: [...before], scores: [...before] };
+  return continued(start, within);
+}
+
+/** A history's part continued by the scores of later runs than any it has read. */
+export function continued(part: HistoryPart, within: readonly SampledPromptScore[]): HistoryPart {
+  const timeline = scoreTimeline(within, part.state);
+  const points = part.points.concat(timeline.points);
+  const cut = part.boundary ?? points[0];
+  const latest = new Map<number, SampledPromptScore>();
+  const scores = new Set<SampledPromptScore>();
+  const take = (s: SampledPromptScore) => {
+    if (cut && byTime(s, cut) <= 0) scores.add(s);
+    const held = latest.get(s.promptId);
+    if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
   };
+  part.scores.forEach(take);
+  within.forEach(take);
+  for (const s of latest.values()) scores.add(s);
+  return { boundary: part.boundary, points, state: timeline.latest, scores: [...scores] };
+}
+
+/** What a window's delta is worked out from: its history, and when the scope's first scored run finished. */
+export interface HistorySlice extends HistoryPart {
+  /** Null when none has. */
+  firstScoredAt: string | null;
 }
 
 /** A score history's points and windowed delta: what its body is shaped from. */
@@ -70,20 +93,17 @@ export interface History {
   delta: WindowedDelta;
 }
 
-/** The history of a window from the prompt scores `historySlice` takes. */
-export function historyOf(
-  before: readonly SampledPromptScore[],
-  within: readonly SampledPromptScore[],
-  firstScoredAt: string | null,
-  window: Window,
-): History {
-  const slice = historySlice(before, within, firstScoredAt);
-  return { points: slice.points, delta: windowedDelta(slice, window) };
+/** The history of a window from its scores (historyPart, continued). */
+export function historyOf(part: HistoryPart, firstScoredAt: string | null, window: Window): History {
+  return { points: part.points, delta: windowedDelta({ ...part, firstScoredAt }, window) };
 }
 
 const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
 
-/** The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it. */
+/**
+ * The prompt scores the score as of `point` is the mean of: each prompt's latest at or before it,
+ * by prompt, so that a history read in parts adds them in the order one read does.
+ */
 function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfRun): PromptScore[] {
   const latest = new Map<number, SampledPromptScore>();
   for (const s of scores) {
@@ -91,7 +111,9 @@ function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfR
     const held = latest.get(s.promptId);
     if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
   }
-  return [...latest.values()].map((s) => ({ score: s.score, samples: s.samples }));
+  return [...latest.values()]
+    .sort((a, b) => a.promptId - b.promptId)
+    .map((s) => ({ score: s.score, samples: s.samples }));
 }
 
 /**

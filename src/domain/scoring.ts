@@ -142,12 +142,13 @@ export interface ScoreAsOfRun {
 }
 
 /** Latest scores by prompt, kept in flat arrays: a timeline recomputes the mean after every run. */
-class LatestScores {
+class LatestScores<T extends EraPromptRunScore> {
   private readonly slots = new Map<number, number>();
   private readonly scores: number[] = [];
   private readonly legacy: boolean[] = [];
+  private readonly held: T[] = [];
 
-  set(s: EraPromptRunScore): void {
+  set(s: T): void {
     let slot = this.slots.get(s.promptId);
     if (slot === undefined) {
       slot = this.scores.length;
@@ -155,12 +156,18 @@ class LatestScores {
     }
     this.scores[slot] = s.score;
     this.legacy[slot] = isLegacy(s.methodology);
+    this.held[slot] = s;
   }
 
   /** The mean of the latest scores, as of the given run. */
   asOf({ runId, scoredAt }: PromptRunScore): ScoreAsOfRun | null {
     const score = mean(this.scores);
     return score === null ? null : { runId, scoredAt, score, includesLegacy: this.legacy.includes(true) };
+  }
+
+  /** The latest scores in the order the mean adds them: set again in this order, the same state. */
+  latest(): T[] {
+    return [...this.held];
   }
 }
 
@@ -180,7 +187,7 @@ function latestOf(scores: readonly EraPromptRunScore[]): EraPromptRunScore | und
 export function scoreAsOfLatest(latest: readonly EraPromptRunScore[]): ScoreAsOfRun | null {
   const last = latestOf(latest);
   if (!last) return null;
-  const state = new LatestScores();
+  const state = new LatestScores<EraPromptRunScore>();
   for (const s of latest) state.set(s);
   return state.asOf(last);
 }
@@ -189,30 +196,32 @@ export function scoreAsOfLatest(latest: readonly EraPromptRunScore[]): ScoreAsOf
  * The score as of each run of `scores`, oldest first: after each run, the mean over prompts of
  * each prompt's latest score (scoreAsOf at that run). `before` seeds each prompt's latest score
  * from before the first of them. Runs finishing at the same instant are ordered by id, so every
- * run gets its own point.
+ * run gets its own point. Also each prompt's latest score after the last run, in the order that,
+ * given as `before` to a timeline of later runs, continues this one exactly (the mean adds the
+ * prompts in the same order).
  */
-export function scoreTimeline(
-  scores: readonly EraPromptRunScore[],
-  before: readonly EraPromptRunScore[] = [],
-): ScoreAsOfRun[] {
+export function scoreTimeline<T extends EraPromptRunScore>(
+  scores: readonly T[],
+  before: readonly T[] = [],
+): { points: ScoreAsOfRun[]; latest: T[] } {
   // Grouped by run, then the runs sorted: a run's prompt scores share its finish time, and a whole
   // history has about ten prompt scores per run (~96,000 for a three-year brand) to sort otherwise.
-  const runs = new Map<number, { at: number; scores: EraPromptRunScore[] }>();
+  const runs = new Map<number, { at: number; scores: T[] }>();
   for (const s of scores) {
     const run = runs.get(s.runId);
     if (run) run.scores.push(s);
     else runs.set(s.runId, { at: timeOf(s), scores: [s] });
   }
   const ordered = [...runs].sort(([a, x], [b, y]) => x.at - y.at || a - b);
-  const state = new LatestScores();
+  const state = new LatestScores<T>();
   for (const s of before) state.set(s);
-  const timeline: ScoreAsOfRun[] = [];
+  const points: ScoreAsOfRun[] = [];
   for (const [, run] of ordered) {
     for (const s of run.scores) state.set(s);
-    const point = state.asOf(run.scores[0] as EraPromptRunScore);
-    if (point) timeline.push(point);
+    const point = state.asOf(run.scores[0] as T);
+    if (point) points.push(point);
   }
-  return timeline;
+  return { points, latest: state.latest() };
 }
 
 /**

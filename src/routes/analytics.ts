@@ -5,7 +5,7 @@ import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { findBrandRef } from '../db/brands.ts';
 import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
-import { historyOf } from '../domain/score-history.ts';
+import { historyOf, historyPart } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
 import { ValidationFailed } from '../errors.ts';
 import type { CsvRows } from '../http/csv.ts';
@@ -181,7 +181,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
       for (const categoryId of categoryIds) {
         const own = ofCategory(scores, categoryId);
         deltas[String(categoryId)] = presentDelta(
-          historyOf(own.before, own.within, own.firstScoredAt, window).delta,
+          historyOf(historyPart(own.before, own.within), own.firstScoredAt, window).delta,
         );
       }
       return { deltas };
