@@ -418,10 +418,13 @@ export async function brandCompetitors(db: Db, orgId: number, brandId: number): 
 }
 
 /**
- * Which of the scope's runs (any status) finished inside each time range, in order: how many, the
- * first and the last finish time; null for a range no run finished in. A window's per-run rows at
- * an end are those of the runs finishing there, and the runs inside a range are a contiguous
- * stretch of them in time, so two ends with the same span read the same rows.
+ * Which of the scope's runs (any status) finished inside each time range: the first and the last
+ * finish time there; null for a range no run finished in. A window's per-run rows at an end are
+ * those of the runs finishing there, and the runs inside a range are a contiguous stretch of them
+ * in time, so two ranges with the same first and last run read the same rows as long as nothing
+ * was written between them, which the stamp that every key naming a span also names
+ * (analyticsStamps) answers for. Two index seeks per range, however many runs it holds (a count
+ * would read all of a three-year history's for `since=all`).
  */
 export async function runSpans(
   db: Db,
@@ -433,16 +436,19 @@ export async function runSpans(
     scope.categoryId === undefined
       ? sql`brand_id = ${scope.brandId}`
       : sql`category_id = ${scope.categoryId}`;
+  const seek = (range: TimeRange, order: 'asc' | 'desc') =>
+    sql`(select finished_at from runs where org_id = ${scope.orgId} and ${owner}
+      and finished_at >= ${range.start} and finished_at < ${range.end}
+      order by finished_at ${sql.raw(order)} limit 1)`;
   const parts = ranges.map(
-    (range, i) => sql`select ${sql.lit(i)} as i, count(*) as runs, min(finished_at) as first,
-      max(finished_at) as last from runs where org_id = ${scope.orgId} and ${owner}
-      and finished_at >= ${range.start} and finished_at < ${range.end}`,
+    (range, i) =>
+      sql`select ${sql.lit(i)} as i, ${seek(range, 'asc')} as first, ${seek(range, 'desc')} as last`,
   );
-  const result = await sql<{ i: number; runs: number; first: string | null; last: string | null }>`
+  const result = await sql<{ i: number; first: string | null; last: string | null }>`
     ${sql.join(parts, sql` union all `)}`.execute(db);
   const spans = ranges.map((): string | null => null);
   for (const row of result.rows) {
-    if (Number(row.runs) > 0) spans[Number(row.i)] = `${row.runs}:${row.first}..${row.last}`;
+    if (row.first !== null) spans[Number(row.i)] = `${row.first}..${row.last}`;
   }
   return spans;
 }
