@@ -223,6 +223,23 @@ describe('analytics cache', () => {
     }
   });
 
+  it('answers category deltas as a fresh computation does, and again from the cache', async () => {
+    setNow(NOW);
+    for (const query of ['', '?range=90d', '?since=2026-01-01', '?since=all']) {
+      const url = `/api/brands/${f.brandId}/category-deltas/${query}`;
+      const { body } = await both(url);
+      assert.deepEqual(Object.keys(body.deltas).sort(), [String(categoryA), String(categoryB)].sort(), url);
+    }
+    const url = `/api/brands/${f.brandId}/category-deltas/?range=30d`;
+    await servedFromCache(() => cachedGet(url));
+    // range=30d a minute later passes no run: the same deltas, and still the window's own label.
+    setNow(NOW + MINUTE);
+    const { kept, misses } = await cachedGet(url);
+    assert.equal(misses, 0);
+    assert.equal(kept.json().deltas[String(categoryA)].spanLabel, '30d');
+    await both(url);
+  });
+
   it('keeps a score history, and names the window asked when another over the same runs was kept', async () => {
     const use = ownCache();
     const scope = { brandId: f.brandId };

@@ -7,7 +7,13 @@ import {
   type SampledPromptRunScore,
 } from '../db/scores.ts';
 import { smallestBlockStart } from '../domain/blocks.ts';
-import { continued, type History, historyOf, historyPart } from '../domain/score-history.ts';
+import {
+  continued,
+  type History,
+  historyOf,
+  historyPart,
+  type WindowedDelta,
+} from '../domain/score-history.ts';
 import type { Window } from '../domain/windows.ts';
 import { type CacheUse, kept } from './cache.ts';
 
@@ -15,14 +21,14 @@ import { type CacheUse, kept } from './cache.ts';
 // prompt's latest score at the window's start, the scores inside the window, and when the
 // scope's first scored run finished. Only `all` reads every score.
 
-export interface HistoryScores {
+interface HistoryScores {
   before: SampledPromptRunScore[];
   within: SampledPromptRunScore[];
   firstScoredAt: string | null;
 }
 
 /** The scores of one category of a brand's history. */
-export function ofCategory(scores: BrandHistoryScores, categoryId: number): HistoryScores {
+function ofCategory(scores: BrandHistoryScores, categoryId: number): HistoryScores {
   return {
     before: scores.before.filter((s) => s.categoryId === categoryId),
     within: scores.within.filter((s) => s.categoryId === categoryId),
@@ -30,7 +36,7 @@ export function ofCategory(scores: BrandHistoryScores, categoryId: number): Hist
   };
 }
 
-export interface BrandHistoryScores extends Omit<HistoryScores, 'firstScoredAt'> {
+interface BrandHistoryScores extends Omit<HistoryScores, 'firstScoredAt'> {
   /** Per category. */
   firstScoredAt: Map<number, string>;
 }
@@ -57,7 +63,7 @@ async function windowScores(db: Db, orgId: number, scope: HistoryScope, window: 
 }
 
 /** The scores of a brand's (or some categories') history for one window, per category. */
-export async function categoryHistoryScores(
+async function categoryHistoryScores(
   db: Db,
   orgId: number,
   scope: HistoryScope,
@@ -77,12 +83,42 @@ const EPOCH = new Date(0).toISOString();
 const named = (spans: readonly (string | null)[]) => spans.map((span) => span ?? 'none').join(' ');
 
 /**
+ * What names a value computed from a window's scores up to some instant in the cache: the runs at
+ * or before the window's start (each prompt's score there) and the runs from its start to that
+ * instant, and the stamp of everything before it (every score up to it counts, the prompts'
+ * latest at the start among them); and the check that the stamp has not moved once the value is
+ * computed.
+ */
+function historyNames(db: Db, orgId: number, scope: HistoryScope, window: Window) {
+  const start = window.start;
+  // At or before the start (times are stored to the millisecond): the boundary scores include a
+  // run finishing at that instant.
+  const upToStart =
+    start === null ? [] : [{ start: EPOCH, end: new Date(start.getTime() + 1).toISOString() }];
+  const from = start === null ? EPOCH : start.toISOString();
+  const stampOf = async (toMs: number) =>
+    (await analyticsStamps(db, orgId, scope, [{ startMs: 0, endMs: toMs }]))[0];
+  return async (toMs: number) => {
+    const [spans, stamp] = await Promise.all([
+      runSpans(db, { orgId, brandId: scope.brandId }, [
+        ...upToStart,
+        { start: from, end: new Date(toMs).toISOString() },
+      ]),
+      stampOf(toMs),
+    ]);
+    return {
+      key: `${orgId} ${scope.brandId} ${scope.categoryIds?.join(',') ?? '-'} ${start === null ? 'all' : 'from'} ${named(spans)} ${stamp}`,
+      unchanged: async () => (await stampOf(toMs)) === stamp,
+    };
+  };
+}
+
+/**
  * A brand's (or one category's) score history for one window: its points and windowed delta.
- * With `use`, a history computed from the same runs under the same stamp is served from the cache:
- * the runs at or before the window's start (each prompt's score there) and the runs inside it, or
- * every run before its end for all time. Otherwise it is read in two parts: up to the start of the
- * smallest block holding its end, kept on its own (a new run lands after it, so the part stays
- * valid under its own stamp), and the last few days, read again.
+ * With `use`, a history computed from the same runs under the same stamp is served from the cache
+ * (historyNames). Otherwise it is read in two parts: up to the start of the smallest block holding
+ * its end, kept on its own (a new run lands after it, so the part stays valid under its own
+ * stamp), and the last few days, read again.
  */
 export async function scoreHistory(
   db: Db,
@@ -100,49 +136,77 @@ export async function scoreHistory(
   };
   if (!use) return whole();
   const endMs = window.end.getTime();
-  const end = window.end.toISOString();
-  const start = window.start;
   const splitMs = smallestBlockStart(endMs - 1);
-  const split = start === null || splitMs > start.getTime() ? new Date(splitMs).toISOString() : null;
-  // At or before the start (times are stored to the millisecond): the boundary scores include a
-  // run finishing at that instant.
-  const upToStart =
-    start === null ? [] : [{ start: EPOCH, end: new Date(start.getTime() + 1).toISOString() }];
-  const from = start === null ? EPOCH : start.toISOString();
-  // Every score up to the window's end counts (the prompts' latest at its start among them); up to
-  // the split for the part before it.
-  const stampsOf = async (to: number) =>
-    (await analyticsStamps(db, orgId, scope, [{ startMs: 0, endMs: to }]))[0];
-  const spansOf = (to: string) =>
-    runSpans(db, { orgId, brandId: scope.brandId }, [...upToStart, { start: from, end: to }]);
-  const [spans, stamp] = await Promise.all([spansOf(end), stampsOf(endMs)]);
-  const scopeKey = `${orgId} ${scope.brandId} ${scope.categoryIds?.join(',') ?? '-'} ${start === null ? 'all' : 'from'}`;
+  const split = window.start === null || splitMs > window.start.getTime() ? splitMs : null;
+  const nameUpTo = historyNames(db, orgId, scope, window);
   const load = async (): Promise<History> => {
-    if (!split) return whole();
-    const [partSpans, partStamp] = await Promise.all([spansOf(split), stampsOf(splitMs)]);
+    if (split === null) return whole();
+    const partName = await nameUpTo(split);
     const [part, last, firsts] = await Promise.all([
       kept(
         use,
-        `history part ${scopeKey} ${named(partSpans)} ${split} ${partStamp}`,
+        `history part ${partName.key}`,
         async () => {
-          const scores = await windowScores(db, orgId, scope, { ...window, end: new Date(splitMs) });
+          const scores = await windowScores(db, orgId, scope, { ...window, end: new Date(split) });
           return historyPart(scores.before, scores.within);
         },
         (value) => value.points.length + value.state.length + value.scores.length,
-        async () => (await stampsOf(splitMs)) === partStamp,
+        partName.unchanged,
       ),
-      scoresIn(db, orgId, scope, split, end),
+      scoresIn(db, orgId, scope, new Date(split).toISOString(), window.end.toISOString()),
       firstScoredAtByCategory(db, orgId, scope),
     ]);
     return historyOf(continued(part, last), earliest(firsts), window);
   };
+  const name = await nameUpTo(endMs);
   const history = await kept(
     use,
-    `history ${scopeKey} ${named(spans)} ${stamp}`,
+    `history ${name.key}`,
     load,
     (value) => value.points.length + 1,
-    async () => (await stampsOf(endMs)) === stamp,
+    name.unchanged,
   );
-  // Two windows over the same runs may still be named differently (30d, since a date).
-  return { ...history, delta: { ...history.delta, spanLabel: window.spanLabel } };
+  return { ...history, delta: labelled(history.delta, window) };
+}
+
+// Two windows over the same runs may still be named differently (30d, since a date).
+const labelled = (delta: WindowedDelta, window: Window): WindowedDelta => ({
+  ...delta,
+  spanLabel: window.spanLabel,
+});
+
+/**
+ * The windowed delta of each of a brand's categories (`categoryIds`, its live ones), from one read
+ * of the brand's scores; with `use`, kept as a score history is.
+ */
+export async function categoryDeltas(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  categoryIds: readonly number[],
+  window: Window,
+  use?: CacheUse,
+): Promise<Map<number, WindowedDelta>> {
+  const load = async () => {
+    const scores = await categoryHistoryScores(db, orgId, { brandId }, window);
+    return new Map(
+      categoryIds.map((categoryId) => {
+        const own = ofCategory(scores, categoryId);
+        return [
+          categoryId,
+          historyOf(historyPart(own.before, own.within), own.firstScoredAt, window).delta,
+        ] as const;
+      }),
+    );
+  };
+  if (!use) return load();
+  const name = await historyNames(db, orgId, { brandId }, window)(window.end.getTime());
+  const deltas = await kept(
+    use,
+    `deltas ${categoryIds.join(',')} ${name.key}`,
+    load,
+    (value) => value.size + 1,
+    name.unchanged,
+  );
+  return new Map([...deltas].map(([categoryId, delta]) => [categoryId, labelled(delta, window)]));
 }

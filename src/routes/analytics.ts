@@ -1,11 +1,10 @@
-import { categoryHistoryScores, ofCategory, scoreHistory } from '../analytics/history-scores.ts';
+import { categoryDeltas, scoreHistory } from '../analytics/history-scores.ts';
 import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { findBrandRef } from '../db/brands.ts';
 import { findCategoryRef } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
-import { historyOf, historyPart } from '../domain/score-history.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
 import { ValidationFailed } from '../errors.ts';
 import type { CsvRows } from '../http/csv.ts';
@@ -173,17 +172,10 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (request, { caller, found: brand }) => {
       const org = caller.organization;
       const { window } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const [categoryIds, scores] = await Promise.all([
-        liveCategoryIds(db, org.id, brand.id),
-        categoryHistoryScores(db, org.id, { brandId: brand.id }, window),
-      ]);
+      const categoryIds = await liveCategoryIds(db, org.id, brand.id);
+      const byCategory = await categoryDeltas(db, org.id, brand.id, categoryIds, window, await cacheUse());
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};
-      for (const categoryId of categoryIds) {
-        const own = ofCategory(scores, categoryId);
-        deltas[String(categoryId)] = presentDelta(
-          historyOf(historyPart(own.before, own.within), own.firstScoredAt, window).delta,
-        );
-      }
+      for (const [categoryId, delta] of byCategory) deltas[String(categoryId)] = presentDelta(delta);
       return { deltas };
     },
   });
