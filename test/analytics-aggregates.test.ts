@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import {
   type Scope,
-  windowCitations,
   windowCoverage,
   windowMentionDomains,
   windowMentions,
   windowObservations,
+  windowUrlCitations,
 } from '../src/db/analytics.ts';
 import { type Cover, cover, DAY_MS } from '../src/domain/blocks.ts';
 import { ACME } from './support/analytics.ts';
@@ -108,7 +108,7 @@ describe('analytics aggregates', () => {
         (c: Cover): Promise<unknown[]> => windowObservations(db, scope, c, legacy),
         (c: Cover): Promise<unknown[]> => windowMentions(db, scope, c, legacy),
         (c: Cover): Promise<unknown[]> => windowMentionDomains(db, scope, c, legacy),
-        (c: Cover): Promise<unknown[]> => windowCitations(db, scope, c, legacy),
+        (c: Cover): Promise<unknown[]> => windowUrlCitations(db, scope, c, legacy),
       ]) {
         assert.deepEqual(
           sorted(await read(blocks)),

@@ -189,7 +189,11 @@ describe('analytics cache', () => {
     // and two weeks earlier) passed none.
     const after = await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE), use);
     assert.equal(use.cache.stats().misses, misses + 1, 'the current side');
-    assert.equal(use.cache.stats().hits, hits + 2, 'bounds and the previous side');
+    assert.equal(
+      use.cache.stats().hits,
+      hits + 4,
+      "bounds, the previous side, and the current side's part before the block holding its end (coverage and sums)",
+    );
     const usable = (data: typeof after) => data.current.classification.coverage.usableSampleCount;
     assert.equal(usable(after), usable(before) + 1);
     assert.deepEqual(after, await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE)));
@@ -313,7 +317,11 @@ describe('analytics cache', () => {
       use.version = 'p1 unmonitored';
       const { misses } = use.cache.stats();
       const without = await load(brandScope, use);
-      assert.equal(use.cache.stats().misses, misses + 3, 'the bounds and both sides');
+      assert.equal(
+        use.cache.stats().misses,
+        misses + 7,
+        'the bounds, both sides, and the coverage and sums of their parts before the block holding their ends',
+      );
       assert.ok(usable(without) < usable(first));
       assert.deepEqual(without, await load(brandScope));
     } finally {
@@ -322,8 +330,9 @@ describe('analytics cache', () => {
     use.version = 'p1 monitored again';
     assert.deepEqual(await load(brandScope, use), first, 'kept from before');
 
-    // A run refreshed two days ago in the brand's other category: the brand's current side is
-    // read again; its previous side (the 90 days before) and category A's sums are kept.
+    // A run refreshed two days ago in the brand's other category, in the block of days holding
+    // the window's end: the brand's current side is read again, but only from that block on; its
+    // part before it, its previous side (the 90 days before) and category A's sums are kept.
     await f.run({
       category: categoryB,
       finishedAt: iso(NOW - 2 * DAY),
@@ -333,12 +342,35 @@ describe('analytics cache', () => {
     const { misses, hits } = use.cache.stats();
     const brand = await load(brandScope, use);
     assert.equal(use.cache.stats().misses, misses + 2, 'the brand: bounds and the current side');
-    assert.equal(use.cache.stats().hits, hits + 1, "the brand's previous side");
+    assert.equal(
+      use.cache.stats().hits,
+      hits + 3,
+      "the brand's previous side, and its current side's part before the block (coverage and sums)",
+    );
     assert.equal(usable(brand), usable(first) + 1);
     await load(categoryScope, use);
     assert.equal(use.cache.stats().misses, misses + 3, 'category A: its bounds only');
-    assert.equal(use.cache.stats().hits, hits + 3, "category A's two sides");
+    assert.equal(use.cache.stats().hits, hits + 5, "category A's two sides");
     assert.deepEqual(brand, await load(brandScope));
+
+    // A run refreshed three weeks ago: inside the current side's part before the block, which is
+    // read again too.
+    await f.run({
+      category: categoryB,
+      finishedAt: iso(NOW - 21 * DAY),
+      answers: [{ prompt: p3, mentioned: true, rank: 1 }],
+    });
+    use.version = 'after a run three weeks ago';
+    const earlier = use.cache.stats();
+    const again = await load(brandScope, use);
+    assert.equal(
+      use.cache.stats().misses,
+      earlier.misses + 4,
+      'the bounds, the current side and its part before the block (coverage and sums)',
+    );
+    assert.equal(use.cache.stats().hits, earlier.hits + 1, 'the previous side');
+    assert.equal(usable(again), usable(brand) + 1);
+    assert.deepEqual(again, await load(brandScope));
   });
 
   it("keeps a history's part before its last days' block when a run of those days is refreshed", async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { DatabaseSync } from 'node:sqlite';
 import { after, before, it } from 'node:test';
 import { type CompiledQuery, Kysely } from 'kysely';
+import { windowCoverage } from '../src/db/analytics.ts';
 import { findBrand, listBrands } from '../src/db/brands.ts';
 import { listCategories } from '../src/db/categories.ts';
 import { sqlitePath } from '../src/db/connect.ts';
@@ -9,6 +10,7 @@ import { listPrompts } from '../src/db/prompts.ts';
 import { inProcessSqliteDialect } from '../src/db/sqlite/in-process-dialect.ts';
 import { openSqlite } from '../src/db/sqlite/open.js';
 import type { Database } from '../src/db/types.ts';
+import { cover, DAY_MS } from '../src/domain/blocks.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 
 // The brand, category and prompt records must cost the same however many runs and scores a brand
@@ -91,5 +93,20 @@ it('reads brands, categories and prompts through index searches only', async () 
         );
       }
     }
+  }
+});
+
+it("reads a window's per-run coverage by its time range, with or without whole blocks", async () => {
+  const scope = { orgId: demo.orgIds.acme, brandId: demo.fixtures.brandId };
+  const now = Date.parse('2026-03-15T12:00:00.000Z');
+  statements.length = 0;
+  // The last days alone (one stretch of runs, no block), and 90 days (blocks and two stretches).
+  await windowCoverage(db, scope, cover(now - 2 * DAY_MS, now));
+  await windowCoverage(db, scope, cover(now - 90 * DAY_MS, now));
+  assert.equal(statements.length, 2);
+  for (const query of statements) {
+    const reads = plan(query).filter((line) => / agg_run_coverage\b/.test(line.detail));
+    assert.ok(reads.length > 0, query.sql);
+    for (const line of reads) assert.match(line.detail, /USING INDEX agg_run_coverage_time .*finished_at>/);
   }
 });

@@ -4,7 +4,6 @@ import {
   observationBounds,
   runSpans,
   type Scope,
-  windowCitations,
   windowCoverage,
   windowMentionDomains,
   windowMentions,
@@ -12,6 +11,7 @@ import {
   windowPromptCitations,
   windowPromptMentions,
   windowPromptObservations,
+  windowUrlCitations,
 } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
@@ -22,7 +22,8 @@ import {
   type MentionDomain,
   type Side,
 } from '../domain/analytics.ts';
-import { type Cover, cover } from '../domain/blocks.ts';
+import { type Cover, cover, smallestBlockStart } from '../domain/blocks.ts';
+import { coverageOf, type PartSums, sumsOf } from '../domain/window-parts.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
 import { type CacheUse, kept } from './cache.ts';
 
@@ -47,43 +48,100 @@ export interface WindowData {
 
 type Sums = WindowSide & { domains: MentionDomain[] };
 
-const rowsOf = (sums: Sums): number =>
-  sums.classification.usable.length +
-  sums.observations.length +
-  sums.mentions.length +
-  sums.citations.length +
-  sums.domains.length +
-  sums.perPrompt.observations.length +
-  sums.perPrompt.mentions.length +
-  sums.perPrompt.citations.length;
+type Lists = readonly unknown[];
+interface Counted {
+  observations: Lists;
+  mentions: Lists;
+  domains: Lists;
+  perPrompt: { observations: Lists; mentions: Lists; citations: Lists };
+}
 
-/** One side of the comparison; the sources of each entity are read for the current side only. */
-async function sideSums(db: Db, scope: Scope, span: Cover, withDomains: boolean): Promise<Sums> {
-  const classification = classify(await windowCoverage(db, scope, span));
-  const legacy = classification.legacyPrompts;
-  const [observations, mentions, citations, domains, promptObservations, promptMentions, promptCitations] =
+/** What a kept side or part holds, in rows (analytics/cache.ts sizes the cache by them). */
+const rowsIn = (sums: Counted, ...more: Lists[]): number =>
+  [
+    sums.observations,
+    sums.mentions,
+    sums.domains,
+    sums.perPrompt.observations,
+    sums.perPrompt.mentions,
+    sums.perPrompt.citations,
+    ...more,
+  ].reduce((rows, list) => rows + list.length, 0);
+
+/** One part of a side, and, for the part kept on its own, its name in the cache. */
+interface Part {
+  span: Cover;
+  kept?: { key: string; unchanged: () => Promise<boolean> };
+}
+
+/** One part's sums, once the side's fallback prompts are known; entities' sources only with `withDomains`. */
+async function partSums(
+  db: Db,
+  scope: Scope,
+  span: Cover,
+  legacy: readonly number[],
+  withDomains: boolean,
+): Promise<PartSums> {
+  const [observations, mentions, urls, domains, promptObservations, promptMentions, promptCitations] =
     await Promise.all([
       windowObservations(db, scope, span, legacy),
       windowMentions(db, scope, span, legacy),
-      windowCitations(db, scope, span, legacy),
+      windowUrlCitations(db, scope, span, legacy),
       withDomains ? windowMentionDomains(db, scope, span, legacy) : [],
       windowPromptObservations(db, scope, span, legacy),
       windowPromptMentions(db, scope, span, legacy),
       windowPromptCitations(db, scope, span, legacy),
     ]);
   return {
-    classification,
     observations,
     mentions,
-    citations,
+    urls,
     domains,
     perPrompt: { observations: promptObservations, mentions: promptMentions, citations: promptCitations },
   };
 }
 
 /**
+ * One side of the comparison from its parts: their coverage decides the fallback prompts, then
+ * their sums of exactly the usable rows are read and added up. A part with a name is kept under
+ * it (with `use`); the sources of each entity are read for the current side only.
+ */
+async function sideSums(
+  db: Db,
+  scope: Scope,
+  parts: readonly Part[],
+  withDomains: boolean,
+  use: CacheUse | undefined,
+): Promise<Sums> {
+  const each = <T>(what: string, load: (part: Part) => Promise<T>, rows: (value: T) => number) =>
+    Promise.all(
+      parts.map((part) =>
+        part.kept
+          ? kept(use, `${what} ${part.kept.key}`, () => load(part), rows, part.kept.unchanged)
+          : load(part),
+      ),
+    );
+  const coverage = await each(
+    'coverage',
+    (part) => windowCoverage(db, scope, part.span),
+    (groups) => groups.length,
+  );
+  const classification = classify(coverageOf(coverage));
+  const legacy = classification.legacyPrompts;
+  const sums = await each(
+    `sums ${withDomains} ${[...legacy].sort((a, b) => a - b).join(',')}`,
+    (part) => partSums(db, scope, part.span, legacy, withDomains),
+    (sums) => rowsIn(sums, sums.urls),
+  );
+  return { classification, ...sumsOf(sums) };
+}
+
+/**
  * The window's sums. With `use`, sums already computed under the same data version are served
  * from the cache (the HTTP routes); without, everything is read afresh (reports, recommendations).
+ * Each side is read in two parts, the days before the smallest block holding its end and the days
+ * since (docs/performance.md, "A window side kept in two parts"), with or without a cache, so
+ * that both add the same sums in the same order.
  */
 export async function loadWindow(
   db: Db,
@@ -106,13 +164,24 @@ export async function loadWindow(
   );
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
-  // The current side, and the one it is compared with: their time ranges and day-block covers.
-  const ranges = [window, ...(previous ? [previous] : [])].map((side) => ({
-    startMs: side.start.getTime(),
-    endMs: side.end.getTime(),
-  }));
-  const covers = ranges.map((range) => cover(range.startMs, range.endMs));
-  const stampsOf = (of: typeof ranges) =>
+  // The current side, and the one it is compared with: their time ranges, day-block covers, and
+  // the range and cover of the part before the block holding each one's end, when it has two.
+  const sides = [window, ...(previous ? [previous] : [])].map((side) => {
+    const range = { startMs: side.start.getTime(), endMs: side.end.getTime() };
+    const splitMs = smallestBlockStart(range.endMs);
+    const head =
+      splitMs > range.startMs && splitMs < range.endMs ? { startMs: range.startMs, endMs: splitMs } : null;
+    return {
+      range,
+      span: cover(range.startMs, range.endMs),
+      head: head && { range: head, span: cover(head.startMs, head.endMs) },
+      tail: head && cover(splitMs, range.endMs),
+    };
+  });
+  // Every range a key names: each side's, then each head's.
+  const heads = sides.flatMap((side) => (side.head ? [side.head] : []));
+  const named = [...sides, ...heads];
+  const stampsOf = (of: readonly { startMs: number; endMs: number }[]) =>
     analyticsStamps(
       db,
       scope.orgId,
@@ -127,25 +196,41 @@ export async function loadWindow(
         runSpans(
           db,
           scope,
-          covers.flatMap((span) => span.edges),
+          named.flatMap((part) => part.span.edges),
         ),
-        stampsOf(ranges),
+        stampsOf(named.map((part) => part.range)),
       ])
     : [[], []];
+  // Each range's name: its blocks, the runs at its ends, its stamp; and the check that the stamp
+  // has not moved.
   let edge = 0;
-  const sideOf = (side: number, withDomains: boolean) => {
-    const span = covers[side] as Cover;
-    const ends = span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
-    const stamp = stamps[side] ?? '';
+  const names = named.map((part, i) => {
+    const ends = part.span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
+    const stamp = stamps[i] ?? '';
+    return {
+      key: `${scopeKey} ${part.span.blocks.join(',')} ${ends} ${stamp}`,
+      unchanged: async () => (await stampsOf([part.range]))[0] === stamp,
+    };
+  });
+  const sideOf = (index: number, withDomains: boolean) => {
+    const side = sides[index] as (typeof sides)[number];
+    const name = names[index] as (typeof names)[number];
+    const parts: Part[] =
+      side.head && side.tail
+        ? [
+            { span: side.head.span, kept: names[sides.length + heads.indexOf(side.head)] },
+            { span: side.tail },
+          ]
+        : [{ span: side.span }];
     return kept(
       use,
-      `${scopeKey} side ${withDomains} ${span.blocks.join(',')} ${ends} ${stamp}`,
-      () => sideSums(db, scope, span, withDomains),
-      rowsOf,
-      async () => (await stampsOf([ranges[side] as (typeof ranges)[number]]))[0] === stamp,
+      `side ${withDomains} ${name.key}`,
+      () => sideSums(db, scope, parts, withDomains, use),
+      (sums) => rowsIn(sums, sums.classification.usable, sums.citations),
+      name.unchanged,
     );
   };
-  const [current, before] = await Promise.all([sideOf(0, true), covers.length > 1 ? sideOf(1, false) : null]);
+  const [current, before] = await Promise.all([sideOf(0, true), sides.length > 1 ? sideOf(1, false) : null]);
   return {
     window,
     earliestObservationAt: bounds.earliest,

@@ -2,7 +2,6 @@ import { type RawBuilder, sql } from 'kysely';
 import type {
   CompetitorInfo,
   CompetitorMentions,
-  DomainCitations,
   MentionDomain,
   ObservationGroup,
   PromptCompetitorMentions,
@@ -12,6 +11,7 @@ import type {
 } from '../domain/analytics.ts';
 import { type Cover, smallestBlocksTouched, type TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
+import type { UrlCitations } from '../domain/window-parts.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
 import { eligibleFlag, eligiblePrompt } from './predicates.ts';
@@ -135,6 +135,12 @@ function usableRows(
 }
 
 const COVERAGE_KEYS = ['prompt_id', 'methodology', 'outcome', 'has_mention_data'];
+// Grouped in this order: led by prompt_id, a read of one stretch of runs (no whole block, so one
+// part that SQLite folds into the grouping query) was planned on agg_run_coverage_first, whose
+// order matches such a grouping but which cannot seek to the time range: 36 ms instead of 2 for
+// the last days of the 1 M-answer brand (20 ms instead of 3.5 through a reader).
+const COVERAGE_GROUPING = ['outcome', 'has_mention_data', 'methodology', 'prompt_id'];
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Answers per eligible prompt × methodology × outcome in the window: what coverage counts. */
 export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promise<PromptGroup[]> {
@@ -144,15 +150,24 @@ export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promis
   if (parts.length === 0) return [];
   const result = await sql<Record<string, string | number>>`
     select ${refs(COVERAGE_KEYS)}, ${sums(['answers', 'weight'])}
-    from (${sql.join(parts, sql` union all `)}) u group by ${refs(COVERAGE_KEYS)}`.execute(db);
-  return result.rows.map((r) => ({
-    promptId: Number(r.prompt_id),
-    methodology: String(r.methodology),
-    outcome: String(r.outcome),
-    hasMentionData: Number(r.has_mention_data) === 1,
-    answers: Number(r.answers),
-    weight: Number(r.weight),
-  }));
+    from (${sql.join(parts, sql` union all `)}) u group by ${refs(COVERAGE_GROUPING)}`.execute(db);
+  return result.rows
+    .map((r) => ({
+      promptId: Number(r.prompt_id),
+      methodology: String(r.methodology),
+      outcome: String(r.outcome),
+      hasMentionData: Number(r.has_mention_data) === 1,
+      answers: Number(r.answers),
+      weight: Number(r.weight),
+    }))
+    .sort(
+      // In the order a grouping by prompt first gives, whichever grouping the plan used.
+      (a, b) =>
+        a.promptId - b.promptId ||
+        byText(a.methodology, b.methodology) ||
+        byText(a.outcome, b.outcome) ||
+        Number(a.hasMentionData) - Number(b.hasMentionData),
+    );
 }
 
 const OBSERVATION_KEYS = ['model', 'model_label', 'surface', 'methodology', 'outcome', 'has_mention_data'];
@@ -247,21 +262,19 @@ export async function windowMentionDomains(
   }));
 }
 
-/** Citations and distinct URLs per registrable domain in the window's usable observations. */
-export async function windowCitations(
+/** Citations per registrable domain and URL in the window's usable observations. */
+export async function windowUrlCitations(
   db: Db,
   scope: Scope,
   cover: Cover,
   legacyPrompts: readonly number[],
-): Promise<DomainCitations[]> {
+): Promise<UrlCitations[]> {
   const rows = usableRows(db, 'citations', ['domain', 'url'], ['citations'], scope, cover, legacyPrompts);
   if (!rows) return [];
-  const result = await sql<{ domain: string; urls: number; citations: number }>`
-    select domain, count(*) as urls, sum(citations) as citations
-    from (select domain, url, sum(citations) as citations from (${rows}) u
-      group by domain, url having sum(citations) <> 0) d
-    group by domain`.execute(db);
-  return result.rows.map((r) => ({ domain: r.domain, urls: Number(r.urls), citations: Number(r.citations) }));
+  const result = await sql<{ domain: string; url: string; citations: number }>`
+    select domain, url, sum(citations) as citations from (${rows}) u
+    group by domain, url having sum(citations) <> 0`.execute(db);
+  return result.rows.map((r) => ({ domain: r.domain, url: r.url, citations: Number(r.citations) }));
 }
 
 // Per-prompt sums (prompts are the clusters of an interval, methodology.md "Uncertainty"): the
