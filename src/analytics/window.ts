@@ -178,9 +178,6 @@ export async function loadWindow(
       tail: head && cover(splitMs, range.endMs),
     };
   });
-  // Every range a key names: each side's, then each head's.
-  const heads = sides.flatMap((side) => (side.head ? [side.head] : []));
-  const named = [...sides, ...heads];
   const stampsOf = (of: readonly { startMs: number; endMs: number }[]) =>
     analyticsStamps(
       db,
@@ -191,43 +188,46 @@ export async function loadWindow(
       },
       of,
     );
-  const [runsAtEnds, stamps] = use
-    ? await Promise.all([
-        runSpans(
-          db,
-          scope,
-          named.flatMap((part) => part.span.edges),
-        ),
-        stampsOf(named.map((part) => part.range)),
-      ])
-    : [[], []];
-  // Each range's name: its blocks, the runs at its ends, its stamp; and the check that the stamp
-  // has not moved.
-  let edge = 0;
-  const names = named.map((part, i) => {
-    const ends = part.span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
-    const stamp = stamps[i] ?? '';
-    return {
-      key: `${scopeKey} ${part.span.blocks.join(',')} ${ends} ${stamp}`,
-      unchanged: async () => (await stampsOf([part.range]))[0] === stamp,
-    };
-  });
+  // The names of some ranges in the cache: their blocks, the runs at their ends, their stamp; and
+  // the check that the stamp has not moved. Without a cache, nothing is named.
+  const namesOf = async (parts: readonly { range: { startMs: number; endMs: number }; span: Cover }[]) => {
+    if (!use) return parts.map(() => undefined);
+    const [runsAtEnds, stamps] = await Promise.all([
+      runSpans(
+        db,
+        scope,
+        parts.flatMap((part) => part.span.edges),
+      ),
+      stampsOf(parts.map((part) => part.range)),
+    ]);
+    let edge = 0;
+    return parts.map((part, i) => {
+      const ends = part.span.edges.map(() => runsAtEnds[edge++] ?? 'none').join(' ');
+      const stamp = stamps[i] ?? '';
+      return {
+        key: `${scopeKey} ${part.span.blocks.join(',')} ${ends} ${stamp}`,
+        unchanged: async () => (await stampsOf([part.range]))[0] === stamp,
+      };
+    });
+  };
+  // The sides are named on every request; a side's first part only when the side is not kept.
+  const names = await namesOf(sides);
   const sideOf = (index: number, withDomains: boolean) => {
     const side = sides[index] as (typeof sides)[number];
-    const name = names[index] as (typeof names)[number];
-    const parts: Part[] =
-      side.head && side.tail
-        ? [
-            { span: side.head.span, kept: names[sides.length + heads.indexOf(side.head)] },
-            { span: side.tail },
-          ]
-        : [{ span: side.span }];
+    const name = names[index];
+    const load = async () => {
+      const parts: Part[] =
+        side.head && side.tail
+          ? [{ span: side.head.span, kept: (await namesOf([side.head]))[0] }, { span: side.tail }]
+          : [{ span: side.span }];
+      return sideSums(db, scope, parts, withDomains, use);
+    };
     return kept(
       use,
-      `side ${withDomains} ${name.key}`,
-      () => sideSums(db, scope, parts, withDomains, use),
+      `side ${withDomains} ${name?.key}`,
+      load,
       (sums) => rowsIn(sums, sums.classification.usable, sums.citations),
-      name.unchanged,
+      name?.unchanged,
     );
   };
   const [current, before] = await Promise.all([sideOf(0, true), sides.length > 1 ? sideOf(1, false) : null]);
