@@ -7,6 +7,7 @@ import {
   cover,
   DAY_MS,
   daysOf,
+  lastBlockCut,
   smallestBlocksTouched,
 } from '../src/domain/blocks.ts';
 
@@ -37,6 +38,16 @@ describe('analytics block layout', () => {
       last: 4_020_460,
     });
     assert.equal(smallestBlocksTouched(10, 10), null);
+  });
+
+  it('cuts a range at the start of the smallest block holding its end, when that is inside it', () => {
+    // Day 20461 12:00 is in the block of days 20460–20463: the cut is day 20460's first instant.
+    const end = 20_461.5 * DAY_MS;
+    assert.equal(lastBlockCut(20_400 * DAY_MS, end), 20_460 * DAY_MS);
+    assert.equal(lastBlockCut(Number.NEGATIVE_INFINITY, end), 20_460 * DAY_MS);
+    // A range starting inside that block, or ending as it begins (nothing after the cut): none.
+    assert.equal(lastBlockCut(20_460 * DAY_MS, end), null);
+    assert.equal(lastBlockCut(20_400 * DAY_MS, 20_460 * DAY_MS), null);
   });
 
   it('reads a short window entirely per run', () => {

@@ -6,7 +6,7 @@ import {
   latestScoresAt,
   type SampledPromptRunScore,
 } from '../db/scores.ts';
-import { smallestBlockStart } from '../domain/blocks.ts';
+import { lastBlockCut } from '../domain/blocks.ts';
 import {
   continued,
   type History,
@@ -21,14 +21,8 @@ import { type CacheUse, kept } from './cache.ts';
 // prompt's latest score at the window's start, the scores inside the window, and when the
 // scope's first scored run finished. Only `all` reads every score.
 
-interface HistoryScores {
-  before: SampledPromptRunScore[];
-  within: SampledPromptRunScore[];
-  firstScoredAt: string | null;
-}
-
-/** The scores of one category of a brand's history. */
-function ofCategory(scores: BrandHistoryScores, categoryId: number): HistoryScores {
+/** The scores of one category of a brand's history, and when its first scored run finished. */
+function ofCategory(scores: BrandHistoryScores, categoryId: number) {
   return {
     before: scores.before.filter((s) => s.categoryId === categoryId),
     within: scores.within.filter((s) => s.categoryId === categoryId),
@@ -36,7 +30,9 @@ function ofCategory(scores: BrandHistoryScores, categoryId: number): HistoryScor
   };
 }
 
-interface BrandHistoryScores extends Omit<HistoryScores, 'firstScoredAt'> {
+interface BrandHistoryScores {
+  before: SampledPromptRunScore[];
+  within: SampledPromptRunScore[];
   /** Per category. */
   firstScoredAt: Map<number, string>;
 }
@@ -128,16 +124,12 @@ export async function scoreHistory(
   use?: CacheUse,
 ): Promise<History> {
   const whole = async () => {
-    const [scores, firsts] = await Promise.all([
-      windowScores(db, orgId, scope, window),
-      firstScoredAtByCategory(db, orgId, scope),
-    ]);
-    return historyOf(historyPart(scores.before, scores.within), earliest(firsts), window);
+    const scores = await categoryHistoryScores(db, orgId, scope, window);
+    return historyOf(historyPart(scores.before, scores.within), earliest(scores.firstScoredAt), window);
   };
   if (!use) return whole();
   const endMs = window.end.getTime();
-  const splitMs = smallestBlockStart(endMs - 1);
-  const split = window.start === null || splitMs > window.start.getTime() ? splitMs : null;
+  const split = lastBlockCut(window.start?.getTime() ?? Number.NEGATIVE_INFINITY, endMs);
   const nameUpTo = historyNames(db, orgId, scope, window);
   const load = async (): Promise<History> => {
     if (split === null) return whole();

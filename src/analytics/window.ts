@@ -22,7 +22,7 @@ import {
   type MentionDomain,
   type Side,
 } from '../domain/analytics.ts';
-import { type Cover, cover, smallestBlockStart } from '../domain/blocks.ts';
+import { type Cover, cover, lastBlockCut } from '../domain/blocks.ts';
 import { coverageOf, type PartSums, sumsOf } from '../domain/window-parts.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
 import { type CacheUse, kept } from './cache.ts';
@@ -168,14 +168,13 @@ export async function loadWindow(
   // the range and cover of the part before the block holding each one's end, when it has two.
   const sides = [window, ...(previous ? [previous] : [])].map((side) => {
     const range = { startMs: side.start.getTime(), endMs: side.end.getTime() };
-    const splitMs = smallestBlockStart(range.endMs);
-    const head =
-      splitMs > range.startMs && splitMs < range.endMs ? { startMs: range.startMs, endMs: splitMs } : null;
+    const cut = lastBlockCut(range.startMs, range.endMs);
+    const head = cut === null ? null : { startMs: range.startMs, endMs: cut };
     return {
       range,
       span: cover(range.startMs, range.endMs),
       head: head && { range: head, span: cover(head.startMs, head.endMs) },
-      tail: head && cover(splitMs, range.endMs),
+      tail: cut === null ? null : cover(cut, range.endMs),
     };
   });
   const stampsOf = (of: readonly { startMs: number; endMs: number }[]) =>

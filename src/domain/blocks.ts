@@ -34,8 +34,15 @@ export function blocksContaining(day: number): number[] {
 /** The smallest block that contains the day. */
 export const smallestBlockOf = (day: number) => blockOf(SMALLEST, day);
 
-/** The first instant of the smallest block holding an instant. */
-export const smallestBlockStart = (ms: number) => blockSpan(smallestBlockOf(dayOf(ms))).firstDay * DAY_MS;
+/**
+ * Where a time range [startMs, endMs) is cut so that its part before the smallest block holding
+ * its end can be kept apart (a new run lands after the cut): the first instant of that block, when
+ * it lies strictly inside the range; otherwise null.
+ */
+export function lastBlockCut(startMs: number, endMs: number): number | null {
+  const cut = blockSpan(smallestBlockOf(dayOf(endMs))).firstDay * DAY_MS;
+  return cut > startMs && cut < endMs ? cut : null;
+}
 
 /** The four blocks a block sums; empty for the smallest blocks, which sum runs. */
 export function childrenOf(block: number): number[] {
