@@ -22,9 +22,15 @@ export interface CacheStats {
   size: number;
 }
 
+/** A kept value, and whether it outlives other versions. */
+interface Entry<V> {
+  value: V;
+  durable: boolean;
+}
+
 export class VersionedCache<V> {
   #version: string | undefined;
-  readonly #entries = new Map<string, { value: V; durable: boolean }>();
+  readonly #entries = new Map<string, Entry<V>>();
   #size = 0;
   /** How many kept values are durable: none (the response cache), and a new version is a clear. */
   #durable = 0;
@@ -78,14 +84,14 @@ export class VersionedCache<V> {
     this.#size += size;
     if (ticket.durable) this.#durable++;
     while (this.#size > this.#maxSize) {
-      const [oldest, kept] = this.#entries.entries().next().value as [string, { value: V; durable: boolean }];
+      const [oldest, kept] = this.#entries.entries().next().value as [string, Entry<V>];
       this.#entries.delete(oldest);
       this.#forget(kept);
     }
   }
 
   /** Takes a value leaving the cache out of its sums. */
-  #forget(entry: { value: V; durable: boolean }): void {
+  #forget(entry: Entry<V>): void {
     this.#size -= this.#sizeOf(entry.value);
     if (entry.durable) this.#durable--;
   }

@@ -172,8 +172,8 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (request, { caller, found: brand }) => {
       const org = caller.organization;
       const { window } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const categoryIds = await liveCategoryIds(db, org.id, brand.id);
-      const byCategory = await categoryDeltas(db, org.id, brand.id, categoryIds, window, await cacheUse());
+      const [categoryIds, use] = await Promise.all([liveCategoryIds(db, org.id, brand.id), cacheUse()]);
+      const byCategory = await categoryDeltas(db, org.id, brand.id, categoryIds, window, use);
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};
       for (const [categoryId, delta] of byCategory) deltas[String(categoryId)] = presentDelta(delta);
       return { deltas };
