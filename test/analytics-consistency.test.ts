@@ -103,7 +103,8 @@ describe('analytics on the demo data', () => {
     let served = 0;
     const { brandId, categoryId, promptId } = demo.fixtures;
     // Yesterday in UTC is never in the future, whatever the organization's timezone.
-    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const day = (daysAgo: number) =>
+      new Date(demo.ctx.app.clock().getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const [today, monthAgo] = [day(1), day(31)];
     const windows = [
       'range=7d',

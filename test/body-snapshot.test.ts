@@ -20,7 +20,7 @@ const SNAPSHOT = new URL('./fixtures/body-snapshot.json', import.meta.url);
 let demo: DemoContext;
 
 before(async () => {
-  demo = await createDemoContext({}, { pinned: true, clock: () => PINNED_DEMO_NOW });
+  demo = await createDemoContext({}, { clock: () => PINNED_DEMO_NOW });
 });
 after(() => demo?.ctx.close());
 

@@ -7,6 +7,7 @@ import { bearer } from './support/context.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 import { ENDPOINTS, type Endpoint, label, urlFor, validQuery } from './support/endpoints.ts';
 import { BrandFixture } from './support/fixtures.ts';
+import { PINNED_DEMO_NOW } from './support/templates.ts';
 
 // CSV answers (docs/csv.md): every CSV-capable endpoint's CSV, parsed with a real CSV parser, is
 // its JSON answer to the same request, row for row and cell for cell, flattened by the documented
@@ -16,8 +17,7 @@ let demo: DemoContext;
 let tricky: { brandId: number; categoryId: number };
 before(async () => {
   // One "now" for every request, so that a rolling window's JSON and CSV answers are the same window.
-  const now = new Date();
-  demo = await createDemoContext({}, { clock: () => now });
+  demo = await createDemoContext({}, { clock: () => PINNED_DEMO_NOW });
   // Hand-made names that need quoting (comma, quote, CR LF, LF) or formula escaping.
   const brand = await BrandFixture.insert(demo.ctx.dbs.primary, demo.orgIds.acme, {
     name: 'Quote "Co", Ltd.\r\nSecond line',

@@ -20,7 +20,7 @@ let again: DemoManifest;
 
 before(async () => {
   assert.equal(PINNED_DEMO_SEEDED_AT.toISOString().slice(0, 10), EVENING.toISOString().slice(0, 10));
-  morning = await createTestContext({}, { template: 'pinned_demo' });
+  morning = await createTestContext({}, { template: 'demo' });
   evening = await createTestContext();
   pinned = await findDemoManifest(morning.dbs.primary);
   again = await seedDemo(evening.dbs.primary, { now: EVENING });

@@ -48,10 +48,10 @@ describe('demo data', () => {
   let acme: number;
 
   before(async () => {
-    a = await createTestContext({}, { template: 'pinned_demo' });
+    a = await createTestContext({}, { template: 'demo' });
     db = a.dbs.primary;
     const seeded = await findDemoManifest(db);
-    if (!seeded) throw new Error('the pinned demo template has no manifest');
+    if (!seeded) throw new Error('the demo template has no manifest');
     manifest = seeded;
     acme = (
       await db.selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow()

@@ -58,9 +58,9 @@ describe('PostgreSQL serves the same responses as SQLite on the same data', () =
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sightline-parity-'));
-    // The pinned demo on both sides, and one pinned "now", so rolling windows agree to the
+    // The demo on both sides, and one stopped "now", so rolling windows agree to the
     // millisecond and both sides start as copies of the runner's templates (no seeding here).
-    const pinned = { pinned: true, clock: () => PINNED_DEMO_NOW };
+    const pinned = { clock: () => PINNED_DEMO_NOW };
     sqlite = await createDemoContext(
       { databaseUrl: `sqlite:${join(dir, 'parity.db')}`, redisUrl: undefined },
       pinned,

@@ -4,6 +4,7 @@ import { type DemoManifest, findDemoManifest } from '../../src/demo/seed.ts';
 import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 import { createTestContext, type TestContext, type TestContextOptions } from './context.ts';
 import { mintKey } from './fixtures.ts';
+import { PINNED_DEMO_NOW } from './templates.ts';
 
 // A test context on a copy of the demo data (seeded once per pass by the runner: templates.ts),
 // the acme objects the endpoint table needs, and a key for every demo organization.
@@ -123,12 +124,15 @@ async function resolveFixtures(db: Db, manifest: DemoManifest, acme: number): Pr
 
 export async function createDemoContext(
   overrides: Partial<Config> = {},
-  options: TestContextOptions & { pinned?: boolean } = {},
+  options: TestContextOptions = {},
 ): Promise<DemoContext> {
+  // The demo template was seeded on a pinned day; the app's clock starts on that morning and runs
+  // (key-cache lifetimes and the like still pass), unless the test stops it.
+  const offset = PINNED_DEMO_NOW.getTime() - Date.now();
   const ctx = await createTestContext(overrides, {
+    clock: () => new Date(Date.now() + offset),
     ...options,
-    // The pinned seeding day (templates.ts) for whole-body snapshots.
-    template: options.pinned ? 'pinned_demo' : 'demo',
+    template: 'demo',
   });
   // A failed look-up must not leave the app and its database handles open: the file would hang.
   try {
