@@ -27,6 +27,11 @@ let db: Kysely<Database>;
 const statements: CompiledQuery[] = [];
 
 before(async () => {
+  // On PostgreSQL the context's URL is no SQLite path: opening it would create a stray file named
+  // after the URL. scripts/test.mjs runs this file in the embedded pass only.
+  if (process.env.TEST_DATABASE_URL) {
+    throw new Error('read-plans.test.ts reads SQLite plans: run it without TEST_DATABASE_URL');
+  }
   demo = await createDemoContext();
   sqlite = openSqlite(sqlitePath(demo.ctx.config.databaseUrl), { queryOnly: true });
   db = new Kysely<Database>({
