@@ -179,11 +179,13 @@ async function main(): Promise<void> {
       revoked_at: null,
     })
     .execute();
-  // "Now" starts a little after the last generated run, so every rolling window is full of data,
-  // and then moves with the wall clock, as it does for a dashboard asking again and again: the
-  // windows' ends move between requests (no run finishes meanwhile).
+  // "Now" starts a little after the last generated run (runs finish by 19:00 UTC), so every
+  // rolling window is full of data, and then moves with the wall clock, as it does for a dashboard
+  // asking again and again: the windows' ends move between requests (no run finishes meanwhile).
+  // The last runs finished on the windows' last day, as a new run from monitoring does, so the run
+  // the own-run case refreshes lies in the stretch a side reads again (docs/performance.md).
   const startedAt = Date.now();
-  const clock = () => new Date(end + 6 * 3_600_000 + (Date.now() - startedAt));
+  const clock = () => new Date(end - 4 * 3_600_000 + (Date.now() - startedAt));
   // The same service twice: as configured (caches on), and with its caches off, which is what the
   // first request after each commit costs.
   const apps = await Promise.all(
