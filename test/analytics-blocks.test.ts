@@ -7,8 +7,8 @@ import {
   cover,
   DAY_MS,
   daysOf,
-  lastBlockCut,
-  smallestBlocksTouched,
+  generationDaysTouched,
+  lastDayCut,
 } from '../src/domain/blocks.ts';
 
 describe('analytics block layout', () => {
@@ -25,29 +25,29 @@ describe('analytics block layout', () => {
     });
   });
 
-  it('names the smallest blocks a time range touches, its last instant included', () => {
-    // 2026-01-01 12:00 is in day 20454, whose 4-day block starts on day 20452; the range ends just
-    // as day 20460 begins, so its last instant is in day 20459, block 20456.
-    assert.deepEqual(smallestBlocksTouched(Date.parse('2026-01-01T12:00:00Z'), 20_460 * DAY_MS), {
-      first: 4_020_452,
-      last: 4_020_456,
+  it('names the generation days a time range touches, its last instant included', () => {
+    // 2026-01-01 12:00 is in day 20454 (stored as a one-day block, 1 000 000 + day); the range
+    // ends just as day 20460 begins, so its last instant is in day 20459.
+    assert.deepEqual(generationDaysTouched(Date.parse('2026-01-01T12:00:00Z'), 20_460 * DAY_MS), {
+      first: 1_020_454,
+      last: 1_020_459,
     });
-    // One instant past it, day 20460 and its own block.
-    assert.deepEqual(smallestBlocksTouched(20_459 * DAY_MS, 20_460 * DAY_MS + 1), {
-      first: 4_020_456,
-      last: 4_020_460,
+    // One instant past it: day 20460 too.
+    assert.deepEqual(generationDaysTouched(20_459 * DAY_MS, 20_460 * DAY_MS + 1), {
+      first: 1_020_459,
+      last: 1_020_460,
     });
-    assert.equal(smallestBlocksTouched(10, 10), null);
+    assert.equal(generationDaysTouched(10, 10), null);
   });
 
-  it('cuts a range at the start of the smallest block holding its end, when that is inside it', () => {
-    // Day 20461 12:00 is in the block of days 20460–20463: the cut is day 20460's first instant.
+  it('cuts a range at the start of the day holding its end, when that is inside it', () => {
+    // Day 20461 12:00: the cut is day 20461's first instant.
     const end = 20_461.5 * DAY_MS;
-    assert.equal(lastBlockCut(20_400 * DAY_MS, end), 20_460 * DAY_MS);
-    assert.equal(lastBlockCut(Number.NEGATIVE_INFINITY, end), 20_460 * DAY_MS);
-    // A range starting inside that block, or ending as it begins (nothing after the cut): none.
-    assert.equal(lastBlockCut(20_460 * DAY_MS, end), null);
-    assert.equal(lastBlockCut(20_400 * DAY_MS, 20_460 * DAY_MS), null);
+    assert.equal(lastDayCut(20_400 * DAY_MS, end), 20_461 * DAY_MS);
+    assert.equal(lastDayCut(Number.NEGATIVE_INFINITY, end), 20_461 * DAY_MS);
+    // A range starting inside that day, or ending as it begins (nothing after the cut): none.
+    assert.equal(lastDayCut(20_461 * DAY_MS, end), null);
+    assert.equal(lastDayCut(20_400 * DAY_MS, 20_461 * DAY_MS), null);
   });
 
   it('reads a short window entirely per run', () => {

@@ -18,6 +18,7 @@ import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 
 const NOW = Date.parse('2026-03-15T12:00:00.000Z');
 const MINUTE = 60_000;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -192,7 +193,7 @@ describe('analytics cache', () => {
     assert.equal(
       use.cache.stats().hits,
       hits + 4,
-      "bounds, the previous side, and the current side's part before the block holding its end (coverage and sums)",
+      "bounds, the previous side, and the current side's part before the day holding its end (coverage and sums)",
     );
     const usable = (data: typeof after) => data.current.classification.coverage.usableSampleCount;
     assert.equal(usable(after), usable(before) + 1);
@@ -206,7 +207,7 @@ describe('analytics cache', () => {
     const before = await both(url);
     await f.run({
       category: categoryA,
-      finishedAt: iso(NOW - 5 * 3_600_000),
+      finishedAt: iso(NOW - 5 * HOUR),
       answers: [{ prompt: p1, mentioned: true, rank: 1, weight: 3 }],
     });
     // One more usable answer (coverage counts answers; its weight is the samples).
@@ -263,7 +264,7 @@ describe('analytics cache', () => {
     assert.equal(
       use.cache.stats().misses,
       misses + 2,
-      'the since window is served what range=30d kept: the history, and its part before the last days',
+      'the since window is served what range=30d kept: the history, and its part before the last day',
     );
     assert.match(named.delta.spanLabel, /^since /);
     assert.deepEqual(named, await scoreHistory(ctx.dbs.read, orgId, scope, since));
@@ -320,7 +321,7 @@ describe('analytics cache', () => {
       assert.equal(
         use.cache.stats().misses,
         misses + 7,
-        'the bounds, both sides, and the coverage and sums of their parts before the block holding their ends',
+        'the bounds, both sides, and the coverage and sums of their parts before the day holding their ends',
       );
       assert.ok(usable(without) < usable(first));
       assert.deepEqual(without, await load(brandScope));
@@ -330,12 +331,12 @@ describe('analytics cache', () => {
     use.version = 'p1 monitored again';
     assert.deepEqual(await load(brandScope, use), first, 'kept from before');
 
-    // A run refreshed two days ago in the brand's other category, in the block of days holding
-    // the window's end: the brand's current side is read again, but only from that block on; its
-    // part before it, its previous side (the 90 days before) and category A's sums are kept.
+    // A run refreshed this morning in the brand's other category, on the day holding the window's
+    // end: the brand's current side is read again, but only from that day's start; its part
+    // before it, its previous side (the 90 days before) and category A's sums are kept.
     await f.run({
       category: categoryB,
-      finishedAt: iso(NOW - 2 * DAY),
+      finishedAt: iso(NOW - 3 * HOUR),
       answers: [{ prompt: p3, mentioned: true, rank: 2 }],
     });
     use.version = 'after a run in B';
@@ -345,7 +346,7 @@ describe('analytics cache', () => {
     assert.equal(
       use.cache.stats().hits,
       hits + 3,
-      "the brand's previous side, and its current side's part before the block (coverage and sums)",
+      "the brand's previous side, and its current side's part before the day (coverage and sums)",
     );
     assert.equal(usable(brand), usable(first) + 1);
     await load(categoryScope, use);
@@ -353,27 +354,27 @@ describe('analytics cache', () => {
     assert.equal(use.cache.stats().hits, hits + 5, "category A's two sides");
     assert.deepEqual(brand, await load(brandScope));
 
-    // A run refreshed three weeks ago: inside the current side's part before the block, which is
-    // read again too.
+    // A run refreshed yesterday: inside the current side's part before the day, which is read
+    // again too.
     await f.run({
       category: categoryB,
-      finishedAt: iso(NOW - 21 * DAY),
+      finishedAt: iso(NOW - DAY),
       answers: [{ prompt: p3, mentioned: true, rank: 1 }],
     });
-    use.version = 'after a run three weeks ago';
+    use.version = 'after a run yesterday';
     const earlier = use.cache.stats();
     const again = await load(brandScope, use);
     assert.equal(
       use.cache.stats().misses,
       earlier.misses + 4,
-      'the bounds, the current side and its part before the block (coverage and sums)',
+      'the bounds, the current side and its part before the day (coverage and sums)',
     );
     assert.equal(use.cache.stats().hits, earlier.hits + 1, 'the previous side');
     assert.equal(usable(again), usable(brand) + 1);
     assert.deepEqual(again, await load(brandScope));
   });
 
-  it("keeps a history's part before its last days' block when a run of those days is refreshed", async () => {
+  it("keeps a history's part before its last day when a run of that day is refreshed", async () => {
     const use = ownCache();
     const scope = { brandId: f.brandId };
     const at = valid(parseHistory({ since: 'all' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
@@ -383,35 +384,69 @@ describe('analytics cache', () => {
     const fresh = () =>
       Promise.all([at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window)));
     const first = await histories();
-    // The window ends on 2026-03-15, in the block of days 2026-03-12..15: a run there (as each
-    // new run is) leaves the part before 2026-03-12 as it was.
+    // The window ends on 2026-03-15 at 12:05: a run that morning (as each new run is) leaves the
+    // part before 2026-03-15 as it was.
     await f.run({
       category: categoryB,
-      finishedAt: iso(NOW - DAY),
+      finishedAt: iso(NOW - 3 * HOUR),
       answers: [{ prompt: p3, mentioned: false }],
     });
-    use.version = 'after a run yesterday';
+    use.version = 'after a run this morning';
     let { misses, hits } = use.cache.stats();
     const next = await histories();
     assert.equal(use.cache.stats().misses, misses + 2, 'each history');
-    assert.equal(use.cache.stats().hits, hits + 2, "each history's part before the block");
+    assert.equal(use.cache.stats().hits, hits + 2, "each history's part before the day");
     assert.deepEqual(next, await fresh());
     assert.deepEqual(
       next.map((history) => history.points.length),
       first.map((history) => history.points.length + 1),
       'one point more, the new run',
     );
-    // A run three weeks ago: that part is read again too.
+    // A run yesterday: that part is read again too.
     await f.run({
       category: categoryA,
-      finishedAt: iso(NOW - 20 * DAY),
+      finishedAt: iso(NOW - DAY),
       answers: [{ prompt: p1, mentioned: true, rank: 3 }],
     });
-    use.version = 'after a run three weeks ago';
+    use.version = 'after a run yesterday';
     ({ misses, hits } = use.cache.stats());
     assert.deepEqual(await histories(), await fresh());
     assert.equal(use.cache.stats().misses, misses + 4, 'each history and its part');
     assert.equal(use.cache.stats().hits, hits);
+  });
+
+  it("advances a refreshed run's day, and its 4-day block for instances from before day generations", async () => {
+    const hooli = await insertOrg(ctx.dbs.primary, 'hooli');
+    const other = await BrandFixture.insert(ctx.dbs.primary, hooli, { name: 'Hooli' });
+    const category = await other.category('A');
+    const prompt = await other.prompt(category);
+    const generations = async () =>
+      (
+        await ctx.dbs.primary
+          .selectFrom('aggregate_generations')
+          .select(['block', 'generation'])
+          .where('org_id', '=', hooli)
+          .orderBy('block')
+          .execute()
+      ).map((row) => ({ block: Number(row.block), generation: Number(row.generation) }));
+    // 2026-03-15 is UTC day 20527 (one-day block 1 000 000 + 20527); its 4-day block starts on
+    // day 20524 (20527 − 20527 mod 4), stored as 4 000 000 + 20524.
+    await other.run({
+      category,
+      finishedAt: iso(NOW - 3 * HOUR),
+      answers: [{ prompt, mentioned: true, rank: 1 }],
+    });
+    assert.deepEqual(await generations(), [
+      { block: 1_020_527, generation: 1 },
+      { block: 4_020_524, generation: 1 },
+    ]);
+    // A run the day before: day 20526, the same 4-day block, which moves again.
+    await other.run({ category, finishedAt: iso(NOW - DAY), answers: [{ prompt, mentioned: false }] });
+    assert.deepEqual(await generations(), [
+      { block: 1_020_526, generation: 1 },
+      { block: 1_020_527, generation: 1 },
+      { block: 4_020_524, generation: 2 },
+    ]);
   });
 
   it("never serves one organization's kept sums to another", async () => {

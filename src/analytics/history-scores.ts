@@ -6,7 +6,7 @@ import {
   latestScoresAt,
   type SampledPromptRunScore,
 } from '../db/scores.ts';
-import { lastBlockCut } from '../domain/blocks.ts';
+import { lastDayCut } from '../domain/blocks.ts';
 import {
   continued,
   type History,
@@ -112,9 +112,9 @@ function historyNames(db: Db, orgId: number, scope: HistoryScope, window: Window
 /**
  * A brand's (or one category's) score history for one window: its points and windowed delta.
  * With `use`, a history computed from the same runs under the same stamp is served from the cache
- * (historyNames). Otherwise it is read in two parts: up to the start of the smallest block holding
- * its end, kept on its own (a new run lands after it, so the part stays valid under its own
- * stamp), and the last few days, read again.
+ * (historyNames). Otherwise it is read in two parts: up to the start of the (UTC) day holding its
+ * end, kept on its own (a new run lands after it, so the part stays valid under its own stamp),
+ * and that last day, read again.
  */
 export async function scoreHistory(
   db: Db,
@@ -129,7 +129,7 @@ export async function scoreHistory(
   };
   if (!use) return whole();
   const endMs = window.end.getTime();
-  const split = lastBlockCut(window.start?.getTime() ?? Number.NEGATIVE_INFINITY, endMs);
+  const split = lastDayCut(window.start?.getTime() ?? Number.NEGATIVE_INFINITY, endMs);
   const nameUpTo = historyNames(db, orgId, scope, window);
   const load = async (): Promise<History> => {
     if (split === null) return whole();

@@ -22,7 +22,7 @@ import {
   type MentionDomain,
   type Side,
 } from '../domain/analytics.ts';
-import { type Cover, cover, lastBlockCut } from '../domain/blocks.ts';
+import { type Cover, cover, lastDayCut } from '../domain/blocks.ts';
 import { coverageOf, type PartSums, sumsOf } from '../domain/window-parts.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
 import { type CacheUse, kept } from './cache.ts';
@@ -139,8 +139,8 @@ async function sideSums(
 /**
  * The window's sums. With `use`, sums already computed under the same data version are served
  * from the cache (the HTTP routes); without, everything is read afresh (reports, recommendations).
- * Each side is read in two parts, the days before the smallest block holding its end and the days
- * since (docs/performance.md, "A window side kept in two parts"), with or without a cache, so
+ * Each side is read in two parts, the days before the (UTC) day holding its end and that day's
+ * stretch (docs/performance.md, "A window side kept in two parts"), with or without a cache, so
  * that both add the same sums in the same order.
  */
 export async function loadWindow(
@@ -165,10 +165,10 @@ export async function loadWindow(
   const window = startingAt(requested, bounds.earliest ? new Date(bounds.earliest) : null);
   const previous = window.previous;
   // The current side, and the one it is compared with: their time ranges, day-block covers, and
-  // the range and cover of the part before the block holding each one's end, when it has two.
+  // the range and cover of the part before the day holding each one's end, when it has two.
   const sides = [window, ...(previous ? [previous] : [])].map((side) => {
     const range = { startMs: side.start.getTime(), endMs: side.end.getTime() };
-    const cut = lastBlockCut(range.startMs, range.endMs);
+    const cut = lastDayCut(range.startMs, range.endMs);
     const head = cut === null ? null : { startMs: range.startMs, endMs: cut };
     return {
       range,

@@ -7,6 +7,7 @@ import {
   DAY_MS,
   dayOf,
   daysOf,
+  generationDayOf,
   smallestBlockOf,
 } from '../domain/blocks.ts';
 import {
@@ -182,9 +183,11 @@ export async function visibleRunFacts(db: Db, orgId: number, runIds: readonly nu
 }
 
 /**
- * Moves the generation of each category's smallest blocks holding the given days, whose runs'
- * aggregates or prompt scores were just rewritten, in the writer's transaction: analytics sums
- * kept across commits are kept under the generations of the blocks they read.
+ * Moves each category's generation of the given days, whose runs' aggregates or prompt scores were
+ * just rewritten, in the writer's transaction: analytics sums kept across commits are kept under
+ * the generations of the days they read. The generations of the 4-day blocks holding those days
+ * move too, for API instances from before day generations during an upgrade (docs/deploy.md); a
+ * later release stops writing them.
  */
 export async function advanceGenerations(
   db: Db,
@@ -192,7 +195,7 @@ export async function advanceGenerations(
   days: ReadonlyMap<number, ReadonlySet<number>>,
 ): Promise<void> {
   const rows = [...days].flatMap(([categoryId, daySet]) =>
-    [...new Set([...daySet].map(smallestBlockOf))]
+    [...new Set([...daySet].flatMap((day) => [generationDayOf(day), smallestBlockOf(day)]))]
       .sort((a, b) => a - b)
       .map((block) => ({ org_id: orgId, category_id: categoryId, block, generation: 1 })),
   );

@@ -9,7 +9,7 @@ import type {
   PromptGroup,
   PromptObservationGroup,
 } from '../domain/analytics.ts';
-import { type Cover, smallestBlocksTouched, type TimeRange } from '../domain/blocks.ts';
+import { type Cover, generationDaysTouched, type TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
 import type { UrlCitations } from '../domain/window-parts.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
@@ -468,8 +468,8 @@ export async function runSpans(
 
 /**
  * What a brand's (or some of its categories') analytics sums and score history over each time range
- * rest on besides the rows of that range: the generations of its categories' smallest blocks the
- * range touches (refreshRunAggregates advances those of the runs it rewrites; as they only grow,
+ * rest on besides the rows of that range: the generations of its categories' days the range
+ * touches (refreshRunAggregates advances those of the runs it rewrites; as they only grow,
  * their sum and count change exactly when one does) and each prompt's category and eligibility.
  * Two equal stamps read the same sums from the same range, whatever else was committed in between
  * (docs/performance.md, "Kept across commits"). One statement for all the ranges.
@@ -483,16 +483,16 @@ export async function analyticsStamps(
   if (scope.categoryIds?.length === 0) return ranges.map(() => '');
   const inScope = (column: string) =>
     scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
-  // Per range and category, how many of its blocks have generations and their sum; per prompt
+  // Per range and category, how many of its days have generations and their sum; per prompt
   // (range -1: every range), its category and 1 when eligible.
   const generations = ranges.flatMap((range, i) => {
-    const blocks = smallestBlocksTouched(range.startMs, range.endMs);
-    if (!blocks) return [];
+    const days = generationDaysTouched(range.startMs, range.endMs);
+    if (!days) return [];
     return [
       sql`select ${sql.lit(i)} as part, g.category_id as id, count(*) as n, sum(g.generation) as value
         from aggregate_generations g join categories c on c.id = g.category_id
         where g.org_id = ${orgId} and c.org_id = ${orgId} and c.brand_id = ${scope.brandId}
-          ${inScope('g.category_id')} and g.block >= ${blocks.first} and g.block <= ${blocks.last}
+          ${inScope('g.category_id')} and g.block >= ${days.first} and g.block <= ${days.last}
         group by g.category_id`,
     ];
   });

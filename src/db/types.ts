@@ -424,7 +424,7 @@ export interface RecommendationOutcomesTable {
 export interface AggregateGenerationsTable {
   org_id: number;
   category_id: number;
-  /** A smallest (4-day) block id, domain/blocks.ts. */
+  /** A day (`generationDayOf`), or a 4-day block id for instances from before day generations. */
   block: number;
   generation: number;
 }

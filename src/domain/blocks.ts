@@ -35,12 +35,12 @@ export function blocksContaining(day: number): number[] {
 export const smallestBlockOf = (day: number) => blockOf(SMALLEST, day);
 
 /**
- * Where a time range [startMs, endMs) is cut so that its part before the smallest block holding
- * its end can be kept apart (a new run lands after the cut): the first instant of that block, when
- * it lies strictly inside the range; otherwise null.
+ * Where a time range [startMs, endMs) is cut so that its part before the day holding its end can
+ * be kept apart (a new run lands after the cut): that day's first instant, when it lies strictly
+ * inside the range; otherwise null.
  */
-export function lastBlockCut(startMs: number, endMs: number): number | null {
-  const cut = blockSpan(smallestBlockOf(dayOf(endMs))).firstDay * DAY_MS;
+export function lastDayCut(startMs: number, endMs: number): number | null {
+  const cut = dayOf(endMs) * DAY_MS;
   return cut > startMs && cut < endMs ? cut : null;
 }
 
@@ -98,14 +98,21 @@ export function cover(fromMs: number, endMs: number): Cover {
 }
 
 /**
- * The first and last of the smallest blocks a time range [startMs, endMs) touches; null for an
- * empty range. What was written inside the range is written inside these blocks' days.
+ * The generations of the analytics aggregates are kept per day, stored as a block of one day
+ * (span 1, below every aggregate block's span) beside the 4-day ones written for instances from
+ * before them (aggregates.ts `advanceGenerations`).
  */
-export function smallestBlocksTouched(
+export const generationDayOf = (day: number) => blockId(1, day);
+
+/**
+ * The first and last generation days (`generationDayOf`) a time range [startMs, endMs) touches;
+ * null for an empty range. What was written inside the range was written on these days.
+ */
+export function generationDaysTouched(
   startMs: number,
   endMs: number,
 ): { first: number; last: number } | null {
   if (endMs <= startMs) return null;
-  const block = (ms: number) => smallestBlockOf(dayOf(Math.max(ms, 0)));
-  return { first: block(startMs), last: block(endMs - 1) };
+  const day = (ms: number) => generationDayOf(dayOf(Math.max(ms, 0)));
+  return { first: day(startMs), last: day(endMs - 1) };
 }

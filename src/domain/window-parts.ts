@@ -10,8 +10,8 @@ import type {
   PromptObservationGroup,
 } from './analytics.ts';
 
-// A window side's sums read in parts (the days before the block holding its end, and the days
-// since, so that a new run re-reads only the latter: docs/performance.md, "A window side kept in
+// A window side's sums read in parts (the days before the day holding its end, and that day, so
+// that a new run re-reads only the latter: docs/performance.md, "A window side kept in
 // two parts") and added up here. Every sum is additive and every group a part keeps has a true
 // count above zero, so adding the parts' groups gives the groups one read of the whole would.
 
