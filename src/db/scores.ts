@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import type { SampledPromptScore } from '../domain/score-history.ts';
 import type { Observation, ObservationStatus, PromptRunScore } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
 import { eligiblePrompt, eligiblePromptsOf, visibleRun } from './predicates.ts';
@@ -131,10 +132,7 @@ const SCORE_COLUMNS = [
 ] as const;
 
 /** A prompt's score in one run with the samples it rests on, as a score history reads it. */
-export interface SampledPromptRunScore extends ScopedPromptRunScore {
-  /** Σ sampleCount of the prompt's usable answers in the run. */
-  samples: number;
-}
+export type SampledPromptRunScore = ScopedPromptRunScore & SampledPromptScore;
 
 /** A SampledPromptRunScore, read from run_prompt_scores (alias s). */
 const SAMPLED_SCORE_COLUMNS = [...SCORE_COLUMNS, 's.weight_total as samples'] as const;
