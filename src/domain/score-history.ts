@@ -68,16 +68,10 @@ export function continued(part: HistoryPart, within: readonly SampledPromptScore
   const timeline = scoreTimeline(within, part.state);
   const points = part.points.concat(timeline.points);
   const cut = part.boundary ?? points[0];
-  const latest = new Map<number, SampledPromptScore>();
+  // At or before the cut, and each prompt's latest (the timeline's state after the last run).
   const scores = new Set<SampledPromptScore>();
-  const take = (s: SampledPromptScore) => {
-    if (cut && byTime(s, cut) <= 0) scores.add(s);
-    const held = latest.get(s.promptId);
-    if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
-  };
-  part.scores.forEach(take);
-  within.forEach(take);
-  for (const s of latest.values()) scores.add(s);
+  for (const s of [...part.scores, ...within]) if (cut && byTime(s, cut) <= 0) scores.add(s);
+  for (const s of timeline.latest) scores.add(s);
   return { boundary: part.boundary, points, state: timeline.latest, scores: [...scores] };
 }
 
