@@ -186,14 +186,18 @@ describe('analytics cache', () => {
     const at = (ms: number) => valid(parseRange({ range: '7d' }, new Date(ms), 'UTC'));
     const before = await loadWindow(ctx.dbs.read, scope, at(NOW + 30 * MINUTE), use);
     const { misses, hits } = use.cache.stats();
-    // The run an hour after NOW now lies inside the window; the previous week's ends (13:30 a week
-    // and two weeks earlier) passed none.
+    // The run an hour after NOW (category B) now lies inside the window; the previous week's ends
+    // (13:30 a week and two weeks earlier) passed none.
     const after = await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE), use);
-    assert.equal(use.cache.stats().misses, misses + 1, 'the current side');
+    assert.equal(
+      use.cache.stats().misses,
+      misses + 3,
+      "the current side, and B's part of the day holding its end (coverage and sums)",
+    );
     assert.equal(
       use.cache.stats().hits,
-      hits + 4,
-      "bounds, the previous side, and the current side's part before the day holding its end (coverage and sums)",
+      hits + 6,
+      "bounds, the previous side, and the current side's part before that day and A's part of it (coverage and sums of each)",
     );
     const usable = (data: typeof after) => data.current.classification.coverage.usableSampleCount;
     assert.equal(usable(after), usable(before) + 1);
@@ -317,11 +321,17 @@ describe('analytics cache', () => {
     try {
       use.version = 'p1 unmonitored';
       const { misses } = use.cache.stats();
+      const { hits } = use.cache.stats();
       const without = await load(brandScope, use);
       assert.equal(
         use.cache.stats().misses,
-        misses + 7,
-        'the bounds, both sides, and the coverage and sums of their parts before the day holding their ends',
+        misses + 11,
+        "the bounds, both sides, and the coverage and sums of their parts before the day holding their ends and of category A's part of that day",
+      );
+      assert.equal(
+        use.cache.stats().hits,
+        hits + 4,
+        "category B's part of each side's last day (coverage and sums)",
       );
       assert.ok(usable(without) < usable(first));
       assert.deepEqual(without, await load(brandScope));
@@ -332,8 +342,9 @@ describe('analytics cache', () => {
     assert.deepEqual(await load(brandScope, use), first, 'kept from before');
 
     // A run refreshed this morning in the brand's other category, on the day holding the window's
-    // end: the brand's current side is read again, but only from that day's start; its part
-    // before it, its previous side (the 90 days before) and category A's sums are kept.
+    // end: the brand's current side is read again, but only category B's part of that day; the
+    // part before the day, category A's part of it, the previous side (the 90 days before) and
+    // category A's own sums are kept.
     await f.run({
       category: categoryB,
       finishedAt: iso(NOW - 3 * HOUR),
@@ -342,20 +353,24 @@ describe('analytics cache', () => {
     use.version = 'after a run in B';
     const { misses, hits } = use.cache.stats();
     const brand = await load(brandScope, use);
-    assert.equal(use.cache.stats().misses, misses + 2, 'the brand: bounds and the current side');
+    assert.equal(
+      use.cache.stats().misses,
+      misses + 4,
+      "the brand: bounds, the current side, and B's part of the day (coverage and sums)",
+    );
     assert.equal(
       use.cache.stats().hits,
-      hits + 3,
-      "the brand's previous side, and its current side's part before the day (coverage and sums)",
+      hits + 5,
+      "the brand's previous side, and its current side's part before the day and A's part of the day (coverage and sums)",
     );
     assert.equal(usable(brand), usable(first) + 1);
     await load(categoryScope, use);
-    assert.equal(use.cache.stats().misses, misses + 3, 'category A: its bounds only');
-    assert.equal(use.cache.stats().hits, hits + 5, "category A's two sides");
+    assert.equal(use.cache.stats().misses, misses + 5, 'category A: its bounds only');
+    assert.equal(use.cache.stats().hits, hits + 7, "category A's two sides");
     assert.deepEqual(brand, await load(brandScope));
 
     // A run refreshed yesterday: inside the current side's part before the day, which is read
-    // again too.
+    // again too; both categories' parts of the last day are kept.
     await f.run({
       category: categoryB,
       finishedAt: iso(NOW - DAY),
@@ -369,7 +384,11 @@ describe('analytics cache', () => {
       earlier.misses + 4,
       'the bounds, the current side and its part before the day (coverage and sums)',
     );
-    assert.equal(use.cache.stats().hits, earlier.hits + 1, 'the previous side');
+    assert.equal(
+      use.cache.stats().hits,
+      earlier.hits + 5,
+      "the previous side, and A's and B's parts of the last day (coverage and sums)",
+    );
     assert.equal(usable(again), usable(brand) + 1);
     assert.deepEqual(again, await load(brandScope));
   });
@@ -447,6 +466,41 @@ describe('analytics cache', () => {
       { block: 1_020_527, generation: 1 },
       { block: 4_020_524, generation: 2 },
     ]);
+  });
+
+  it("keeps one category's part of the last day when a run of another category lands that day", async () => {
+    const use = ownCache();
+    const scope = { orgId, brandId: f.brandId };
+    const window = valid(parseRange({ range: '90d' }, new Date(NOW + 5 * MINUTE), 'UTC'));
+    // Both categories have answers on 2026-03-15 before the second load: A's at 10:00, B's from
+    // the tests above (09:00).
+    await f.run({
+      category: categoryA,
+      finishedAt: iso(NOW - 2 * HOUR),
+      answers: [{ prompt: p1, mentioned: true, rank: 1 }],
+    });
+    const first = await loadWindow(ctx.dbs.read, scope, window, use);
+    await f.run({
+      category: categoryB,
+      finishedAt: iso(NOW - HOUR),
+      answers: [{ prompt: p3, mentioned: true, rank: 2 }],
+    });
+    use.version = 'after a run in B at 11:00';
+    const { misses, hits } = use.cache.stats();
+    const next = await loadWindow(ctx.dbs.read, scope, window, use);
+    assert.equal(
+      use.cache.stats().misses,
+      misses + 4,
+      "bounds, the current side, and B's part of the day (coverage and sums)",
+    );
+    assert.equal(
+      use.cache.stats().hits,
+      hits + 5,
+      "the previous side, and the current side's part before the day and A's part of it (coverage and sums)",
+    );
+    const usable = (data: typeof next) => data.current.classification.coverage.usableSampleCount;
+    assert.equal(usable(next), usable(first) + 1);
+    assert.deepEqual(next, await loadWindow(ctx.dbs.read, scope, window));
   });
 
   it("never serves one organization's kept sums to another", async () => {

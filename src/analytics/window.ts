@@ -1,6 +1,8 @@
 import {
   analyticsStamps,
   brandCompetitors,
+  categoryRunSpans,
+  categoryStamps,
   observationBounds,
   runSpans,
   type Scope,
@@ -31,6 +33,8 @@ import { type CacheUse, kept } from './cache.ts';
 // first (which prompts fall back to legacy answers is decided from it), then the observation,
 // entity and citation sums of exactly the usable rows, both over the window and per prompt (the
 // intervals' clusters).
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface WindowSide extends Side {
   mentions: CompetitorMentions[];
@@ -68,9 +72,13 @@ const rowsIn = (sums: Counted, ...more: Lists[]): number =>
     ...more,
   ].reduce((rows, list) => rows + list.length, 0);
 
-/** One part of a side, and, for the part kept on its own, its name in the cache. */
+/**
+ * One part of a side, the rows of `scope` (when narrower than the side's: one category of a brand)
+ * in `span`; and, for a part kept on its own, its name in the cache.
+ */
 interface Part {
   span: Cover;
+  scope?: Scope;
   kept?: { key: string; unchanged: () => Promise<boolean> };
 }
 
@@ -123,14 +131,14 @@ async function sideSums(
     );
   const coverage = await each(
     'coverage',
-    (part) => windowCoverage(db, scope, part.span),
+    (part) => windowCoverage(db, part.scope ?? scope, part.span),
     (groups) => groups.length,
   );
   const classification = classify(coverageOf(coverage));
   const legacy = classification.legacyPrompts;
   const sums = await each(
     `sums ${withDomains} ${[...legacy].sort((a, b) => a - b).join(',')}`,
-    (part) => partSums(db, scope, part.span, legacy, withDomains),
+    (part) => partSums(db, part.scope ?? scope, part.span, legacy, withDomains),
     (sums) => rowsIn(sums, sums.urls),
   );
   return { classification, ...sumsOf(sums) };
@@ -140,8 +148,9 @@ async function sideSums(
  * The window's sums. With `use`, sums already computed under the same data version are served
  * from the cache (the HTTP routes); without, everything is read afresh (reports, recommendations).
  * Each side is read in two parts, the days before the (UTC) day holding its end and that day's
- * stretch (docs/performance.md, "A window side kept in two parts"), with or without a cache, so
- * that both add the same sums in the same order.
+ * stretch (docs/performance.md, "A window side kept in two parts"), the latter for a brand by
+ * category ("The last day kept by category"), with or without a cache, so that both add the same
+ * sums in the same order.
  */
 export async function loadWindow(
   db: Db,
@@ -174,7 +183,8 @@ export async function loadWindow(
       range,
       span: cover(range.startMs, range.endMs),
       head: head && { range: head, span: cover(head.startMs, head.endMs) },
-      tail: cut === null ? null : cover(cut, range.endMs),
+      tail:
+        cut === null ? null : { range: { startMs: cut, endMs: range.endMs }, span: cover(cut, range.endMs) },
     };
   });
   const stampsOf = (of: readonly { startMs: number; endMs: number }[]) =>
@@ -209,17 +219,40 @@ export async function loadWindow(
       };
     });
   };
-  // The sides are named on every request; a side's first part only when the side is not kept.
+  // A brand's part for the day holding a side's end, one per category, each named (with a cache)
+  // by its category's stamp: a run refreshed in one category re-reads that category's day alone.
+  // Every read, kept or not, adds the same parts in the same order.
+  const lastDayParts = async (tail: { range: { startMs: number; endMs: number }; span: Cover }) => {
+    if (scope.categoryId !== undefined) return [{ span: tail.span }];
+    const stampsNow = () => categoryStamps(db, scope.orgId, scope.brandId, tail.range);
+    const day = { start: iso(tail.range.startMs), end: iso(tail.range.endMs) };
+    const [runs, stamps] = await Promise.all([
+      use ? categoryRunSpans(db, scope.orgId, scope.brandId, day) : new Map<number, string>(),
+      stampsNow(),
+    ]);
+    return stamps.map(
+      ({ categoryId, stamp }): Part => ({
+        span: tail.span,
+        scope: { ...scope, categoryId },
+        ...(use && {
+          kept: {
+            key: `${scopeKey} ${categoryId} ${tail.span.blocks.join(',')} ${runs.get(categoryId) ?? 'none'} ${stamp}`,
+            unchanged: async () =>
+              (await stampsNow()).find((now) => now.categoryId === categoryId)?.stamp === stamp,
+          },
+        }),
+      }),
+    );
+  };
+  // The sides are named on every request; a side's parts only when the side is not kept.
   const names = await namesOf(sides);
   const sideOf = (index: number, withDomains: boolean) => {
     const side = sides[index] as (typeof sides)[number];
     const name = names[index];
     const load = async () => {
-      const parts: Part[] =
-        side.head && side.tail
-          ? [{ span: side.head.span, kept: (await namesOf([side.head]))[0] }, { span: side.tail }]
-          : [{ span: side.span }];
-      return sideSums(db, scope, parts, withDomains, use);
+      if (!side.head || !side.tail) return sideSums(db, scope, [{ span: side.span }], withDomains, use);
+      const [[head], lastDay] = await Promise.all([namesOf([side.head]), lastDayParts(side.tail)]);
+      return sideSums(db, scope, [{ span: side.head.span, kept: head }, ...lastDay], withDomains, use);
     };
     return kept(
       use,

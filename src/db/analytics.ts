@@ -467,6 +467,25 @@ export async function runSpans(
 }
 
 /**
+ * runSpans of one time range, for each of a brand's categories that has runs finishing in it (any
+ * status): what names a category's share of the brand's rows there (categoryStamps). One
+ * range read of the brand's runs, meant for a range of less than a day.
+ */
+export async function categoryRunSpans(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  range: TimeRange,
+): Promise<Map<number, string>> {
+  const result = await sql<{ category_id: number; first: string; last: string }>`
+    select category_id, min(finished_at) as first, max(finished_at) as last from runs
+    where org_id = ${orgId} and brand_id = ${brandId}
+      and finished_at >= ${range.start} and finished_at < ${range.end}
+    group by category_id`.execute(db);
+  return new Map(result.rows.map((r) => [Number(r.category_id), `${r.first}..${r.last}`]));
+}
+
+/**
  * What a brand's (or some of its categories') analytics sums and score history over each time range
  * rest on besides the rows of that range: the generations of its categories' days the range
  * touches (refreshRunAggregates advances those of the runs it rewrites; as they only grow,
@@ -481,10 +500,54 @@ export async function analyticsStamps(
   ranges: readonly { startMs: number; endMs: number }[],
 ): Promise<string[]> {
   if (scope.categoryIds?.length === 0) return ranges.map(() => '');
+  const rows = await stampRows(db, orgId, scope, ranges);
+  const part = (range: number) =>
+    rows
+      .filter((r) => r.part === range)
+      .map((r) => `${r.id}/${r.n}:${r.value}`)
+      .join(' ');
+  const eligibility = part(-1);
+  return ranges.map((_, i) => `g ${part(i)} p ${eligibility}`);
+}
+
+/**
+ * The stamp of each of a brand's categories that has prompts, over one time range, in category
+ * order: what that category's share of the brand's sums over the range rests on (as
+ * analyticsStamps), so that a brand's last day can be kept category by category
+ * (docs/performance.md, "The last day kept by category").
+ */
+export async function categoryStamps(
+  db: Db,
+  orgId: number,
+  brandId: number,
+  range: { startMs: number; endMs: number },
+): Promise<{ categoryId: number; stamp: string }[]> {
+  const rows = await stampRows(db, orgId, { brandId }, [range]);
+  // A prompt row's category is its `n`; a generation row's, its `id`.
+  const categoryIds = [...new Set(rows.filter((r) => r.part === -1).map((r) => r.n))].sort((a, b) => a - b);
+  const of = (part: number, categoryId: number) =>
+    rows
+      .filter((r) => r.part === part && (part === -1 ? r.n : r.id) === categoryId)
+      .map((r) => `${r.id}/${r.n}:${r.value}`)
+      .join(' ');
+  return categoryIds.map((categoryId) => ({
+    categoryId,
+    stamp: `g ${of(0, categoryId)} p ${of(-1, categoryId)}`,
+  }));
+}
+
+/**
+ * Per range and category, how many of its days have generations and their sum; per prompt
+ * (part -1: every range), its category (as `n`) and 1 when eligible. In part, then id, order.
+ */
+async function stampRows(
+  db: Db,
+  orgId: number,
+  scope: { brandId: number; categoryIds?: readonly number[] },
+  ranges: readonly { startMs: number; endMs: number }[],
+): Promise<{ part: number; id: number; n: number; value: number }[]> {
   const inScope = (column: string) =>
     scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
-  // Per range and category, how many of its days have generations and their sum; per prompt
-  // (range -1: every range), its category and 1 when eligible.
   const generations = ranges.flatMap((range, i) => {
     const days = generationDaysTouched(range.startMs, range.endMs);
     if (!days) return [];
@@ -504,11 +567,10 @@ export async function analyticsStamps(
     where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}`;
   const result = await sql<{ part: number; id: number; n: number; value: number }>`
     ${sql.join([...generations, prompts], sql` union all `)} order by 1, 2`.execute(db);
-  const part = (range: number) =>
-    result.rows
-      .filter((r) => Number(r.part) === range)
-      .map((r) => `${r.id}/${r.n}:${r.value}`)
-      .join(' ');
-  const eligibility = part(-1);
-  return ranges.map((_, i) => `g ${part(i)} p ${eligibility}`);
+  return result.rows.map((r) => ({
+    part: Number(r.part),
+    id: Number(r.id),
+    n: Number(r.n),
+    value: Number(r.value),
+  }));
 }
