@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AnalyticsCache } from '../src/analytics/cache.ts';
 import { scoreHistory } from '../src/analytics/history-scores.ts';
-import { loadWindow } from '../src/analytics/window.ts';
+import { loadWindow, type WindowData } from '../src/analytics/window.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type HistoryQuery, type Parsed, parseHistory, parseRange } from '../src/domain/windows.ts';
 import type { App } from '../src/http/types.ts';
@@ -161,6 +161,18 @@ describe('analytics cache', () => {
   // What is kept and when, through a cache of the test's own under a version nothing moves (on
   // PostgreSQL the app's version is the cluster's snapshot, which the other test files move).
   const ownCache = () => ({ cache: new AnalyticsCache(16 * 1024 * 1024), version: 'one version' });
+  type Lookups = { misses: number; hits: number };
+  /** The misses and hits of `use` since `since`, each counted by hand with what they were. */
+  const assertLookups = (
+    use: { cache: AnalyticsCache },
+    since: Lookups,
+    [misses, missed]: [number, string],
+    [hits, hit]: [number, string],
+  ) => {
+    assert.equal(use.cache.stats().misses, since.misses + misses, missed);
+    assert.equal(use.cache.stats().hits, since.hits + hits, hit);
+  };
+  const usable = (data: WindowData) => data.current.classification.coverage.usableSampleCount;
   const valid = <T>(parsed: Parsed<T>): T => {
     assert.ok(parsed.ok);
     return parsed.value;
@@ -185,21 +197,19 @@ describe('analytics cache', () => {
     const scope = { orgId, brandId: f.brandId };
     const at = (ms: number) => valid(parseRange({ range: '7d' }, new Date(ms), 'UTC'));
     const before = await loadWindow(ctx.dbs.read, scope, at(NOW + 30 * MINUTE), use);
-    const { misses, hits } = use.cache.stats();
+    const since = use.cache.stats();
     // The run an hour after NOW (category B) now lies inside the window; the previous week's ends
     // (13:30 a week and two weeks earlier) passed none.
     const after = await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE), use);
-    assert.equal(
-      use.cache.stats().misses,
-      misses + 3,
-      "the current side, and B's part of the day holding its end (coverage and sums)",
+    assertLookups(
+      use,
+      since,
+      [3, "the current side, and B's part of the day holding its end (coverage and sums)"],
+      [
+        6,
+        "bounds, the previous side, and the current side's part before that day and A's part of it (coverage and sums of each)",
+      ],
     );
-    assert.equal(
-      use.cache.stats().hits,
-      hits + 6,
-      "bounds, the previous side, and the current side's part before that day and A's part of it (coverage and sums of each)",
-    );
-    const usable = (data: typeof after) => data.current.classification.coverage.usableSampleCount;
     assert.equal(usable(after), usable(before) + 1);
     assert.deepEqual(after, await loadWindow(ctx.dbs.read, scope, at(NOW + 90 * MINUTE)));
   });
@@ -311,8 +321,6 @@ describe('analytics cache', () => {
     const window = valid(parseRange({ range: '90d' }, new Date(NOW + 5 * MINUTE), 'UTC'));
     const load = (scope: typeof brandScope, cache?: typeof use) =>
       loadWindow(ctx.dbs.read, scope, window, cache);
-    const usable = (data: Awaited<ReturnType<typeof load>>) =>
-      data.current.classification.coverage.usableSampleCount;
     const first = await load(brandScope, use);
     await load(categoryScope, use);
 
@@ -320,18 +328,16 @@ describe('analytics cache', () => {
     await ctx.dbs.primary.updateTable('prompts').set({ is_monitored: 0 }).where('id', '=', p1).execute();
     try {
       use.version = 'p1 unmonitored';
-      const { misses } = use.cache.stats();
-      const { hits } = use.cache.stats();
+      const since = use.cache.stats();
       const without = await load(brandScope, use);
-      assert.equal(
-        use.cache.stats().misses,
-        misses + 11,
-        "the bounds, both sides, and the coverage and sums of their parts before the day holding their ends and of category A's part of that day",
-      );
-      assert.equal(
-        use.cache.stats().hits,
-        hits + 4,
-        "category B's part of each side's last day (coverage and sums)",
+      assertLookups(
+        use,
+        since,
+        [
+          11,
+          "the bounds, both sides, and the coverage and sums of their parts before the day holding their ends and of category A's part of that day",
+        ],
+        [4, "category B's part of each side's last day (coverage and sums)"],
       );
       assert.ok(usable(without) < usable(first));
       assert.deepEqual(without, await load(brandScope));
@@ -351,22 +357,20 @@ describe('analytics cache', () => {
       answers: [{ prompt: p3, mentioned: true, rank: 2 }],
     });
     use.version = 'after a run in B';
-    const { misses, hits } = use.cache.stats();
+    const since = use.cache.stats();
     const brand = await load(brandScope, use);
-    assert.equal(
-      use.cache.stats().misses,
-      misses + 4,
-      "the brand: bounds, the current side, and B's part of the day (coverage and sums)",
-    );
-    assert.equal(
-      use.cache.stats().hits,
-      hits + 5,
-      "the brand's previous side, and its current side's part before the day and A's part of the day (coverage and sums)",
+    assertLookups(
+      use,
+      since,
+      [4, "the brand: bounds, the current side, and B's part of the day (coverage and sums)"],
+      [
+        5,
+        "the brand's previous side, and its current side's part before the day and A's part of the day (coverage and sums)",
+      ],
     );
     assert.equal(usable(brand), usable(first) + 1);
     await load(categoryScope, use);
-    assert.equal(use.cache.stats().misses, misses + 5, 'category A: its bounds only');
-    assert.equal(use.cache.stats().hits, hits + 7, "category A's two sides");
+    assertLookups(use, since, [5, 'category A: its bounds only'], [7, "category A's two sides"]);
     assert.deepEqual(brand, await load(brandScope));
 
     // A run refreshed yesterday: inside the current side's part before the day, which is read
@@ -379,15 +383,11 @@ describe('analytics cache', () => {
     use.version = 'after a run yesterday';
     const earlier = use.cache.stats();
     const again = await load(brandScope, use);
-    assert.equal(
-      use.cache.stats().misses,
-      earlier.misses + 4,
-      'the bounds, the current side and its part before the day (coverage and sums)',
-    );
-    assert.equal(
-      use.cache.stats().hits,
-      earlier.hits + 5,
-      "the previous side, and A's and B's parts of the last day (coverage and sums)",
+    assertLookups(
+      use,
+      earlier,
+      [4, 'the bounds, the current side and its part before the day (coverage and sums)'],
+      [5, "the previous side, and A's and B's parts of the last day (coverage and sums)"],
     );
     assert.equal(usable(again), usable(brand) + 1);
     assert.deepEqual(again, await load(brandScope));
@@ -486,19 +486,17 @@ describe('analytics cache', () => {
       answers: [{ prompt: p3, mentioned: true, rank: 2 }],
     });
     use.version = 'after a run in B at 11:00';
-    const { misses, hits } = use.cache.stats();
+    const since = use.cache.stats();
     const next = await loadWindow(ctx.dbs.read, scope, window, use);
-    assert.equal(
-      use.cache.stats().misses,
-      misses + 4,
-      "bounds, the current side, and B's part of the day (coverage and sums)",
+    assertLookups(
+      use,
+      since,
+      [4, "bounds, the current side, and B's part of the day (coverage and sums)"],
+      [
+        5,
+        "the previous side, and the current side's part before the day and A's part of it (coverage and sums)",
+      ],
     );
-    assert.equal(
-      use.cache.stats().hits,
-      hits + 5,
-      "the previous side, and the current side's part before the day and A's part of it (coverage and sums)",
-    );
-    const usable = (data: typeof next) => data.current.classification.coverage.usableSampleCount;
     assert.equal(usable(next), usable(first) + 1);
     assert.deepEqual(next, await loadWindow(ctx.dbs.read, scope, window));
   });
