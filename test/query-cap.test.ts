@@ -120,3 +120,47 @@ describe('per-request database-work cap', () => {
     }
   });
 });
+
+describe('reads side by side', () => {
+  let ctx: TestContext;
+  let key: string;
+
+  before(async () => {
+    ctx = await createTestContext(
+      { queryTimeoutMs: CAP_MS, databasePoolSize: 2 },
+      { beforeReady: addProbeRoutes },
+    );
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
+  });
+  after(() => ctx?.close());
+
+  const get = (url: string) => ctx.app.inject({ url, headers: bearer(key) });
+
+  it('answers a quick request while a slow statement holds the other connection', async () => {
+    const read = ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+    assert.equal(read?.max, 2, 'two read connections (two SQLite readers need two cores)');
+    // Both connections open (on SQLite, both reader processes started).
+    const warm = await Promise.all([get('/api/test-probe/fast/'), get('/api/test-probe/fast/')]);
+    assert.deepEqual(
+      warm.map((res) => res.statusCode),
+      [200, 200],
+    );
+    if (ctx.dbs.dialect === 'sqlite') assert.equal(readerPids().length, 2, 'two reader processes');
+
+    // The slow statement runs until the cap stops it; the quick one must not wait for that. With
+    // the connections handed out one at a time, it would finish second.
+    const finished: string[] = [];
+    const slow = get('/api/test-probe/slow/').then((res) => {
+      finished.push('slow');
+      return res;
+    });
+    const fast = get('/api/test-probe/fast/').then((res) => {
+      finished.push('fast');
+      return res;
+    });
+    const [slowRes, fastRes] = await Promise.all([slow, fast]);
+    assert.equal(slowRes.statusCode, 500);
+    assert.equal(fastRes.statusCode, 200);
+    assert.deepEqual(finished, ['fast', 'slow']);
+  });
+});

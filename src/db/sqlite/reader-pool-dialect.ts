@@ -198,13 +198,24 @@ class ReaderPoolDriver implements Driver {
 }
 
 /**
+ * SQLite's adapter for a pool whose connections are processes of their own. Kysely's SqliteAdapter
+ * says that SQLite has a single connection, and Kysely then hands out one connection at a time:
+ * the readers would take turns, one statement at a time, however many there are.
+ */
+class ReaderPoolAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/**
  * The dialect for the API's reads on SQLite: a small pool of child processes, each holding one
- * read-only connection, so reads never block the event loop and a statement past the request's
- * database-work cap is really stopped.
+ * read-only connection, so reads never block the event loop, run side by side, and a statement
+ * past the request's database-work cap is really stopped.
  */
 export function readerPoolSqliteDialect(path: string, size: number, defaultCapMs: number): Dialect {
   return {
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new ReaderPoolAdapter(),
     createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
