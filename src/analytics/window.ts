@@ -236,7 +236,7 @@ export async function loadWindow(
         scope: { ...scope, categoryId },
         ...(use && {
           kept: {
-            key: `${scopeKey} ${categoryId} ${tail.span.blocks.join(',')} ${runs.get(categoryId) ?? 'none'} ${stamp}`,
+            key: `${scopeKey} day of category ${categoryId} ${tail.span.blocks.join(',')} ${runs.get(categoryId) ?? 'none'} ${stamp}`,
             unchanged: async () =>
               (await stampsNow()).find((now) => now.categoryId === categoryId)?.stamp === stamp,
           },
