@@ -24,6 +24,7 @@ const ci = process.env.CI === 'true';
 const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // These need PostgreSQL or Redis themselves; the embedded pass leaves them to the second one.
 // SQLite's own query plans: the production pass has another planner, which this file does not read.
+// SQLite's reader processes, which PostgreSQL does not have.
 // `sightline start` is the embedded default (README); its parts on PostgreSQL (migrate, keys, the
 // demo seed, the served app) are tested there on their own. The demo's determinism is the
 // generator's (on PostgreSQL, parity.test compares the demo seeded there with SQLite's). The rest touch neither a database nor Redis
@@ -31,6 +32,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // word for word.
 const EMBEDDED_ONLY = new Set([
   'test/read-plans.test.ts',
+  'test/reader-pool.test.ts',
   'test/cli-start.test.ts',
   'test/demo-determinism.test.ts',
   'test/analytics-blocks.test.ts',

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
@@ -7,6 +6,7 @@ import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
+import { isAlive, readerPids } from './support/readers.ts';
 
 // The per-request cap on database work, proven through the real request path: a test-only route
 // runs a statement that would take minutes (a recursive count to 10^9) on the API's read handle.
@@ -35,29 +35,6 @@ function addProbeRoutes(app: App): void {
       return { one: rows[0]?.one };
     },
   });
-}
-
-/** PIDs of this test process's SQLite reader children. */
-function readerPids(): number[] {
-  let out = '';
-  try {
-    out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  } catch {
-    return []; // ps exits 1 when the process has no children
-  }
-  return out
-    .split('\n')
-    .filter((line) => line.includes('reader-child'))
-    .map((line) => Number.parseInt(line.trim(), 10));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('per-request database-work cap', () => {

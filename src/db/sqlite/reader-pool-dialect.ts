@@ -153,7 +153,13 @@ class ReaderPoolDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const idle = this.idle.pop();
+    let idle = this.idle.pop();
+    // A reader that died while idle (killed from outside, out of memory) is dropped here rather
+    // than handed out to fail its statement.
+    while (idle?.dead) {
+      this.live.delete(idle);
+      idle = this.idle.pop();
+    }
     if (idle) return idle;
     if (this.live.size < this.size) return this.spawn();
     return new Promise((resolve) => this.waiters.push(resolve));
