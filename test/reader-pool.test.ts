@@ -1,23 +1,56 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { keyedGet } from '../src/http/endpoint.ts';
+import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
 import { isAlive, readerPids } from './support/readers.ts';
 
 // The SQLite reader processes die in other ways than by the cap (test/query-cap.test.ts): killed
 // from outside, or out of memory. A request after that must be served by a fresh reader, not fail
-// on the dead one. scripts/test.mjs runs this file in the embedded pass only: PostgreSQL has no
+// on the dead one, and a statement whose reader dies under it runs again on a fresh one. scripts/test.mjs runs this file in the embedded pass only: PostgreSQL has no
 // reader processes (its lost connections: test/postgres-connection-loss.test.ts).
 
 let ctx: TestContext;
 let key: string;
 
+// A statement that runs for about a second, so that its reader can be killed under it.
+const COUNT_TO = 5_000_000;
+
+function addProbeRoute(app: App): void {
+  keyedGet(app, '/api/test-probe/count/', {
+    scope: 'brands:read',
+    schema: {},
+    handler: async () => {
+      const { rows } = await sql<{ n: number }>`
+        with recursive counter(n) as (select 1 union all select n + 1 from counter where n < ${COUNT_TO})
+        select count(*) as n from counter`.execute(app.dbs.read);
+      return { n: rows[0]?.n };
+    },
+  });
+}
+
+const count = () => ctx.app.inject({ url: '/api/test-probe/count/', headers: bearer(key) });
+
+/** Kills every reader process but `spared`, once at least one exists; returns the killed PIDs. */
+async function killReaders(spared: readonly number[] = []): Promise<number[]> {
+  let victims: number[] = [];
+  for (let i = 0; i < 250 && victims.length === 0; i++) {
+    victims = readerPids().filter((pid) => !spared.includes(pid));
+    if (victims.length === 0) await sleep(10);
+  }
+  assert.ok(victims.length > 0, 'a reader process to kill');
+  for (const pid of victims) process.kill(pid, 'SIGKILL');
+  return victims;
+}
+
 before(async () => {
   if (process.env.TEST_DATABASE_URL) {
     throw new Error('reader-pool.test.ts tests SQLite reader processes: run it without TEST_DATABASE_URL');
   }
-  ctx = await createTestContext({ databasePoolSize: 2 });
+  ctx = await createTestContext({ databasePoolSize: 2 }, { beforeReady: addProbeRoute });
   key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
 });
 after(() => ctx?.close());
@@ -49,4 +82,30 @@ it('serves the next request when the idle reader processes have died', async () 
     fresh.every((pid) => !idle.includes(pid)),
     'none of the dead ones',
   );
+});
+
+it('runs a statement again on a fresh reader when its reader is killed under it', async () => {
+  const answer = count();
+  await sleep(100);
+  const killed = await killReaders();
+  const res = await answer;
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual(res.json(), { n: COUNT_TO });
+  assert.equal(killed.some(isAlive), false, 'the killed readers are gone');
+});
+
+it('answers 503 with Retry-After when the fresh reader dies under the statement too', async () => {
+  const answer = count();
+  await sleep(100);
+  const killed = await killReaders();
+  await killReaders(killed);
+  const res = await answer;
+  assert.equal(res.statusCode, 503, res.body);
+  assert.equal(res.headers['retry-after'], '5');
+  assert.deepEqual(Object.keys(res.json()), ['detail']);
+  assert.doesNotMatch(res.body, /reader|sqlite|\.ts\b/i);
+
+  const next = await count();
+  assert.equal(next.statusCode, 200, 'a fresh reader serves the next request');
+  assert.deepEqual(next.json(), { n: COUNT_TO });
 });

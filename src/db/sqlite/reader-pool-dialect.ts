@@ -11,17 +11,10 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { QueryTimeout } from '../../errors.ts';
+import { DatabaseUnavailable, QueryTimeout } from '../../errors.ts';
 import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
 
 const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
-
-interface Pending {
-  id: number;
-  resolve: (result: QueryResult<unknown>) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
 
 interface Reply {
   id: number;
@@ -41,62 +34,49 @@ function objectsOf(columns: readonly string[], rows: readonly unknown[][]): Reco
   });
 }
 
-/** One read-only SQLite connection living in a child process that can be killed mid-statement. */
+/** A reader process and the promise that settles once it has opened the database. */
+interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+}
+
+interface Pending {
+  id: number;
+  child: Child;
+  resolve: (result: QueryResult<unknown>) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  /** Runs the statement again on a fresh process; absent once it has been tried twice. */
+  retry: (() => Promise<QueryResult<unknown>>) | undefined;
+}
+
+/**
+ * One read-only SQLite connection living in a child process that can be killed mid-statement.
+ * A process that is gone (ended by the cap, killed from outside, out of memory) is replaced by a
+ * fresh one on the next statement, and a statement whose process died under it runs once more
+ * on a fresh one: the readers only read, outside any transaction, so running a statement again
+ * changes nothing.
+ */
 class ReaderProcess implements DatabaseConnection {
-  dead = false;
-  private readonly child: ChildProcess;
+  private child: Child | undefined;
   private pending: Pending | undefined;
   private seq = 0;
+  private transactionOpen = false;
+  private closed = false;
 
+  private readonly path: string;
   private readonly defaultCapMs: number;
-  /**
-   * Settles when the child has opened the database. A statement's cap starts after it: counting a
-   * fresh reader's start-up would let a small cap kill every new reader before it could answer.
-   */
-  private readonly ready: Promise<void>;
 
   constructor(path: string, defaultCapMs: number) {
+    this.path = path;
     this.defaultCapMs = defaultCapMs;
-    this.child = fork(childScript, [path], {
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.unref();
-    this.child.channel?.unref();
-    const started = Promise.withResolvers<void>();
-    this.ready = started.promise;
-    this.ready.catch(() => {});
-    this.child.on('message', (reply: Reply | { ready: true }) => {
-      if ('ready' in reply) started.resolve();
-      else this.settle(reply);
-    });
-    this.child.on('exit', () => {
-      this.dead = true;
-      const error = new Error('The SQLite reader process exited unexpectedly.');
-      started.reject(error);
-      this.fail(error);
-    });
+    this.start();
   }
 
-  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const waitStarted = Date.now();
-    await this.ready;
-    excludeFromBudget(waitStarted, Date.now());
-    const budget = remainingBudgetMs();
-    const capMs = budget?.capMs ?? this.defaultCapMs;
-    const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
-    if (this.dead) return Promise.reject(new Error('The SQLite reader process is gone.'));
-    if (remainingMs <= 0) return Promise.reject(new QueryTimeout(capMs));
-    return new Promise<QueryResult<R>>((resolve, reject) => {
-      const id = ++this.seq;
-      const timer = setTimeout(() => {
-        // The statement is still running inside SQLite; only ending the process stops it.
-        this.kill();
-        this.fail(new QueryTimeout(capMs));
-      }, remainingMs);
-      this.pending = { id, resolve: resolve as Pending['resolve'], reject, timer };
-      this.child.send({ id, sql: compiled.sql, params: compiled.parameters });
-    });
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (compiled.sql === 'begin') this.transactionOpen = true;
+    else if (compiled.sql === 'commit' || compiled.sql === 'rollback') this.transactionOpen = false;
+    return this.run(compiled, true) as Promise<QueryResult<R>>;
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not offered by this driver
@@ -104,16 +84,83 @@ class ReaderProcess implements DatabaseConnection {
     throw new Error('Streaming queries are not supported on the SQLite reader pool.');
   }
 
-  kill(): void {
-    if (!this.dead) {
-      this.dead = true;
-      this.child.kill('SIGKILL');
-    }
+  close(): void {
+    this.closed = true;
+    this.end();
   }
 
-  private settle(reply: Reply): void {
+  private async run(compiled: CompiledQuery, mayRetry: boolean): Promise<QueryResult<unknown>> {
+    if (this.closed) throw new Error('The SQLite reader pool is closed.');
+    const child = this.child ?? this.start();
+    const waitStarted = Date.now();
+    // A statement's cap starts once its process has opened the database: counting a fresh
+    // reader's start-up would let a small cap kill every new reader before it could answer.
+    const started = await child.ready.then(
+      () => true,
+      () => false,
+    );
+    excludeFromBudget(waitStarted, Date.now());
+    if (!started || this.child !== child) return this.again(compiled, mayRetry);
+    const budget = remainingBudgetMs();
+    const capMs = budget?.capMs ?? this.defaultCapMs;
+    const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
+    if (remainingMs <= 0) throw new QueryTimeout(capMs);
+    return new Promise((resolve, reject) => {
+      const id = ++this.seq;
+      const timer = setTimeout(() => {
+        this.pending = undefined;
+        // The statement is still running inside SQLite; only ending the process stops it.
+        this.end();
+        reject(new QueryTimeout(capMs));
+      }, remainingMs);
+      const retry = mayRetry && !this.transactionOpen ? () => this.run(compiled, false) : undefined;
+      this.pending = { id, child, resolve, reject, timer, retry };
+      child.process.send({ id, sql: compiled.sql, params: compiled.parameters }, (error) => {
+        if (error) this.lost(child);
+      });
+    });
+  }
+
+  private again(compiled: CompiledQuery, mayRetry: boolean): Promise<QueryResult<unknown>> {
+    if (mayRetry && !this.transactionOpen) return this.run(compiled, false);
+    return Promise.reject(new DatabaseUnavailable(new Error('The SQLite reader process exited.')));
+  }
+
+  private start(): Child {
+    const forked = fork(childScript, [this.path], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    forked.unref();
+    forked.channel?.unref();
+    const started = Promise.withResolvers<void>();
+    started.promise.catch(() => {});
+    const child: Child = { process: forked, ready: started.promise };
+    forked.on('message', (reply: Reply | { ready: true }) => {
+      if ('ready' in reply) started.resolve();
+      else this.settle(child, reply);
+    });
+    const lost = () => {
+      started.reject(new Error('The SQLite reader process exited.'));
+      this.lost(child);
+    };
+    forked.on('exit', lost);
+    // Emitted when the process could not be started or sent to (it died between two statements).
+    forked.on('error', lost);
+    this.child = child;
+    return child;
+  }
+
+  /** Ends the current process; the next statement starts a fresh one. */
+  private end(): void {
+    const child = this.child;
+    this.child = undefined;
+    child?.process.kill('SIGKILL');
+  }
+
+  private settle(child: Child, reply: Reply): void {
     const pending = this.pending;
-    if (!pending || pending.id !== reply.id) return;
+    if (!pending || pending.child !== child || pending.id !== reply.id) return;
     this.pending = undefined;
     clearTimeout(pending.timer);
     if (reply.error) {
@@ -126,18 +173,20 @@ class ReaderProcess implements DatabaseConnection {
     }
   }
 
-  private fail(error: Error): void {
+  private lost(child: Child): void {
+    if (this.child === child) this.child = undefined;
     const pending = this.pending;
-    if (!pending) return;
+    if (!pending || pending.child !== child) return;
     this.pending = undefined;
     clearTimeout(pending.timer);
-    pending.reject(error);
+    if (pending.retry) pending.retry().then(pending.resolve, pending.reject);
+    else pending.reject(new DatabaseUnavailable(new Error('The SQLite reader process exited.')));
   }
 }
 
 class ReaderPoolDriver implements Driver {
   private readonly idle: ReaderProcess[] = [];
-  private readonly live = new Set<ReaderProcess>();
+  private readonly readers: ReaderProcess[] = [];
   private readonly waiters: Array<(reader: ReaderProcess) => void> = [];
 
   private readonly path: string;
@@ -153,29 +202,21 @@ class ReaderPoolDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    let idle = this.idle.pop();
-    // A reader that died while idle (killed from outside, out of memory) is dropped here rather
-    // than handed out to fail its statement.
-    while (idle?.dead) {
-      this.live.delete(idle);
-      idle = this.idle.pop();
-    }
+    const idle = this.idle.pop();
     if (idle) return idle;
-    if (this.live.size < this.size) return this.spawn();
+    if (this.readers.length < this.size) {
+      const reader = new ReaderProcess(this.path, this.defaultCapMs);
+      this.readers.push(reader);
+      return reader;
+    }
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const reader = connection as ReaderProcess;
-    let next: ReaderProcess | undefined = reader;
-    if (reader.dead) {
-      this.live.delete(reader);
-      next = this.waiters.length > 0 ? this.spawn() : undefined;
-    }
-    if (!next) return;
     const waiter = this.waiters.shift();
-    if (waiter) waiter(next);
-    else this.idle.push(next);
+    if (waiter) waiter(reader);
+    else this.idle.push(reader);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -191,15 +232,9 @@ class ReaderPoolDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    for (const reader of this.live) reader.kill();
-    this.live.clear();
+    for (const reader of this.readers) reader.close();
+    this.readers.length = 0;
     this.idle.length = 0;
-  }
-
-  private spawn(): ReaderProcess {
-    const reader = new ReaderProcess(this.path, this.defaultCapMs);
-    this.live.add(reader);
-    return reader;
   }
 }
 
