@@ -4,7 +4,7 @@
 // RATE_LIMIT_PER_MINUTE) and, beside it, bench/bare-server.ts answering a fixed JSON body of the
 // same size as each Sightline answer. autocannon drives both with the same connections and
 // duration, in alternating rounds; the table gives req/s, p50 and p99 and the ratio to bare, then
-// the RSS of the service and its SQLite reader processes.
+// the RSS and PSS of the service and its SQLite reader processes.
 //
 //   npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N]
 //                      [--only NAME]
@@ -227,15 +227,25 @@ async function drive(url: string, headers: Record<string, string>, into: Measure
   into.errors += result.non2xx + result.errors + result.timeouts;
 }
 
-/** Resident memory of a process and its children (the SQLite readers), in MiB. */
-function rssMiB(pid: number): { own: number; children: number } {
-  const rssOf = (p: number) =>
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/**
+ * Memory of a process and its children (the SQLite readers), in MiB: resident (RSS, what the
+ * target counts) and proportional (PSS: a page shared by n processes, such as Node's own code
+ * in every reader, counts 1/n in each, so the tree's PSS adds up to the memory it really holds).
+ */
+function memoryMiB(pid: number): Record<'rss' | 'pss', { own: number; children: number }> {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
     .split(' ')
     .map(Number)
     .filter((p) => p > 0);
-  return { own: rssOf(pid), children: children.reduce((sum, p) => sum + rssOf(p), 0) };
+  const of = (field: 'Rss' | 'Pss') => {
+    const read = (p: number) =>
+      Number(
+        new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ??
+          0,
+      ) / 1024;
+    return { own: read(pid), children: children.reduce((sum, p) => sum + read(p), 0) };
+  };
+  return { rss: of('Rss'), pss: of('Pss') };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -314,10 +324,15 @@ async function main(): Promise<void> {
     line('');
     line('Latencies in ms (median over rounds of autocannon percentiles).');
     if (service.pid) {
-      const rss = rssMiB(service.pid);
-      line(
-        `RSS after the run: service ${rss.own.toFixed(0)} MiB + readers ${rss.children.toFixed(0)} MiB = ${(rss.own + rss.children).toFixed(0)} MiB.`,
-      );
+      const memory = memoryMiB(service.pid);
+      for (const [name, m] of [
+        ['RSS', memory.rss],
+        ['PSS', memory.pss],
+      ] as const) {
+        line(
+          `${name} after the run: service ${m.own.toFixed(0)} MiB + readers ${m.children.toFixed(0)} MiB = ${(m.own + m.children).toFixed(0)} MiB.`,
+        );
+      }
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
