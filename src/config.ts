@@ -7,6 +7,8 @@ export interface Config {
   databaseUrl: string;
   databaseReadUrl: string | undefined;
   databasePoolSize: number;
+  /** Named prepared statements each PostgreSQL read connection keeps (src/db/postgres/pool.ts); 0 prepares none. */
+  databasePreparedStatements: number;
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so several deployments can share one Redis. */
   redisKeyPrefix: string;
@@ -307,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: primaryUrl,
     databaseReadUrl: readUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 500),
+    databasePreparedStatements: integer(env, 'DATABASE_PREPARED_STATEMENTS', 100, 0, 10_000),
     redisUrl,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'sightline:',
     port,

@@ -216,6 +216,7 @@ describe('PostgreSQL: reads on a replica (DATABASE_READ_URL)', () => {
       databaseUrl: primary.url,
       databaseReadUrl: replica.url,
       databasePoolSize: 2,
+      databasePreparedStatements: 100,
       queryTimeoutMs: 1000,
     });
     try {
@@ -289,5 +290,47 @@ describe('PostgreSQL: values come back as on SQLite', () => {
       const text = `${at.toISOString().slice(0, 19).replace('T', ' ')}${fraction ? `.${fraction}` : ''}+00`;
       assert.equal(isoFromPostgres(text), at.toISOString(), text);
     }
+  });
+});
+
+describe('PostgreSQL: prepared statements on the read pool (DATABASE_PREPARED_STATEMENTS)', () => {
+  let ctx: TestContext;
+
+  before(async () => {
+    // One read connection, so every statement below is prepared on the connection listed.
+    ctx = await createTestContext({ databasePoolSize: 1, databasePreparedStatements: 2 });
+  });
+  after(() => ctx?.close());
+
+  const value = async (statement: ReturnType<typeof sql<{ v: number }>>) =>
+    (await statement.execute(ctx.dbs.read)).rows[0]?.v;
+  const preparedTexts = async () =>
+    (
+      await sql<{
+        statement: string;
+      }>`select statement from pg_prepared_statements order by statement`.execute(ctx.dbs.read)
+    ).rows.map((row) => row.statement);
+
+  it('keeps the most recently used texts, at most the configured number, with custom plans', async () => {
+    assert.equal(await value(sql`select ${10}::int as v`), 10);
+    assert.equal(await value(sql`select ${10}::int + 1 as v`), 11);
+    // The first text again: answered from its prepared statement, now the most recently used.
+    assert.equal(await value(sql`select ${20}::int as v`), 20);
+    // A third text pushes out the least recently used of the two (the `+ 1`).
+    assert.equal(await value(sql`select ${10}::int + 2 as v`), 12);
+    assert.deepEqual(await preparedTexts(), ['select $1::int + 2 as v', 'select $1::int as v']);
+    const mode = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(ctx.dbs.read);
+    assert.equal(mode.rows[0]?.plan_cache_mode, 'force_custom_plan');
+  });
+
+  it('answers a prepared `select *` after a migration added a column to its table', async () => {
+    await sql`create table prepared_probe (id integer)`.execute(ctx.dbs.primary);
+    await sql`insert into prepared_probe values (1)`.execute(ctx.dbs.primary);
+    const read = async () =>
+      (await sql`select * from prepared_probe where id = ${1}`.execute(ctx.dbs.read)).rows as unknown[];
+    assert.deepEqual(await read(), [{ id: 1 }]);
+    await sql`alter table prepared_probe add column note text default 'x'`.execute(ctx.dbs.primary);
+    assert.deepEqual(await read(), [{ id: 1, note: 'x' }]);
+    assert.deepEqual(await read(), [{ id: 1, note: 'x' }]);
   });
 });

@@ -50,7 +50,10 @@ export function primaryPoolSize(readPoolSize: number): number {
   return Math.max(2, Math.ceil(readPoolSize / 4));
 }
 
-type DatabaseConfig = Pick<Config, 'databaseUrl' | 'databaseReadUrl' | 'databasePoolSize' | 'queryTimeoutMs'>;
+type DatabaseConfig = Pick<
+  Config,
+  'databaseUrl' | 'databaseReadUrl' | 'databasePoolSize' | 'databasePreparedStatements' | 'queryTimeoutMs'
+>;
 
 interface Dialects {
   dialect: DialectName;
@@ -83,12 +86,14 @@ function dialects(config: DatabaseConfig): Dialects {
       size: sizes.primary,
       applicationName: 'sightline-primary',
       defaultCapMs: undefined,
+      preparedStatements: 0,
     }),
     read: postgresDialect({
       url: config.databaseReadUrl ?? config.databaseUrl,
       size: sizes.read,
       applicationName: 'sightline-read',
       defaultCapMs: config.queryTimeoutMs,
+      preparedStatements: config.databasePreparedStatements,
     }),
     sizes,
   };

@@ -18,6 +18,68 @@ export interface PostgresPoolOptions {
   applicationName: string;
   /** statement_timeout outside a request's budget; undefined means none (migrations, imports). */
   defaultCapMs: number | undefined;
+  /** Named prepared statements kept per connection; 0 sends every statement unnamed. */
+  preparedStatements: number;
+}
+
+type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/** What PostgreSQL answers when a table under a prepared statement changed its columns. */
+function isStaleResultType(error: unknown): boolean {
+  const err = error as { code?: unknown; message?: unknown };
+  return (
+    err.code === '0A000' && typeof err.message === 'string' && /must not change result type/.test(err.message)
+  );
+}
+
+/**
+ * Sends each statement with parameters as a named prepared statement, so that PostgreSQL parses
+ * and analyses a text once per connection: the API's reads repeat the same texts
+ * (docs/performance.md, "Prepared statements on PostgreSQL"). The texts vary with a window's
+ * blocks and prompt lists, so at most `limit` are kept, the least recently used deallocated past
+ * that; names are never reused, so a late deallocation cannot meet a new text. Plans stay custom
+ * (`plan_cache_mode`): a generic plan, chosen once for every organization's parameters, measured
+ * no faster here and could suit a small organization's data and not a large one's.
+ */
+function prepareStatements(client: pg.PoolClient, limit: number): void {
+  const names = new Map<string, string>();
+  const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
+    .connection.parsedStatements;
+  let seq = 0;
+  const query = client.query.bind(client) as Query;
+  // Awaited: node-postgres is to stop queueing a statement behind one still running.
+  const forget = async (text: string, name: string) => {
+    names.delete(text);
+    delete parsed[name];
+    await (query(`deallocate ${name}`) as Promise<unknown>).catch(() => {});
+  };
+  const prepared = async (config: string, values: unknown[]) => {
+    let name = names.get(config);
+    if (name === undefined) {
+      name = `sl_${++seq}`;
+      const oldest = names.entries().next().value;
+      if (oldest && names.size >= limit) await forget(...oldest);
+    } else {
+      names.delete(config);
+    }
+    names.set(config, name);
+    try {
+      return await query({ name, text: config, values });
+    } catch (error) {
+      // A migration added a column under a `select *` prepared before it (a rolling deploy):
+      // prepare the text afresh next time, and answer this one unprepared.
+      if (!isStaleResultType(error)) throw error;
+      await forget(config, name);
+      return query(config, values);
+    }
+  };
+  // Anything else (no parameters, a callback, a cursor) goes as it came: a cursor must come back
+  // as itself, not in a promise.
+  const preparing: Query = (config, values, callback) =>
+    typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
+      ? prepared(config, values)
+      : query(config, values, callback);
+  client.query = preparing as typeof client.query;
 }
 
 /** A Kysely dialect over a node-postgres pool whose statements obey the request's budget. */
@@ -38,7 +100,10 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
     client.on('error', () => {});
     // Timestamps must come back, and date arithmetic must happen, in UTC as on SQLite. A SET
     // rather than a startup option works behind poolers that reject unknown startup parameters.
-    client.query("set time zone 'UTC'").catch(() => {});
+    // One statement for both: node-postgres is to stop queueing a statement behind one running.
+    const plans = options.preparedStatements > 0 ? '; set plan_cache_mode = force_custom_plan' : '';
+    client.query(`set time zone 'UTC'${plans}`).catch(() => {});
+    if (options.preparedStatements > 0) prepareStatements(client, options.preparedStatements);
   });
   const capped = interceptDialect(new PostgresDialect({ pool }), statementBudget(options.defaultCapMs));
   return interceptDialect(capped, connectionLoss);
