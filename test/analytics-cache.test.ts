@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AnalyticsCache } from '../src/analytics/cache.ts';
+import { AnalyticsCache, kept } from '../src/analytics/cache.ts';
 import { scoreHistory } from '../src/analytics/history-scores.ts';
 import { loadWindow, type WindowData } from '../src/analytics/window.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -525,5 +525,46 @@ describe('analytics cache', () => {
     assert.equal(loadConfig({ ANALYTICS_CACHE_MB: '0' }).analyticsCacheBytes, 0);
     assert.throws(() => loadConfig({ ANALYTICS_CACHE_MB: 'lots' }), ConfigError);
     assert.throws(() => loadConfig({ ANALYTICS_CACHE_MB: '-1' }), ConfigError);
+  });
+});
+
+// Whether a value read under a stamp is kept: only if nothing it rests on moved while it was read.
+// SQLite's data version, read again in process, settles it without a statement when no commit
+// happened meanwhile; otherwise (or on PostgreSQL, which has no such read) the stamp is read again.
+describe('analytics cache: keeping a value read under a stamp', () => {
+  const keptTwice = async (versionNow: (() => string) | undefined, stampHolds: boolean) => {
+    const use = { cache: new AnalyticsCache(1024 * 1024), version: '7', versionNow };
+    let loads = 0;
+    let stampReads = 0;
+    const ask = () =>
+      kept(
+        use,
+        'scope side',
+        async () => ++loads,
+        () => 1,
+        async () => {
+          stampReads++;
+          return stampHolds;
+        },
+      );
+    const values = [await ask(), await ask()];
+    return { values, loads, stampReads };
+  };
+
+  it('keeps it without reading the stamp again when the data version has not moved', async () => {
+    assert.deepEqual(await keptTwice(() => '7', false), { values: [1, 1], loads: 1, stampReads: 0 });
+  });
+
+  it('reads the stamp again when the data version moved, and keeps it if the stamp holds', async () => {
+    assert.deepEqual(await keptTwice(() => '8', true), { values: [1, 1], loads: 1, stampReads: 1 });
+  });
+
+  it('does not keep it when the data version and the stamp both moved', async () => {
+    assert.deepEqual(await keptTwice(() => '8', false), { values: [1, 2], loads: 2, stampReads: 2 });
+  });
+
+  it('reads the stamp again where the data version cannot be read in process (PostgreSQL)', async () => {
+    assert.deepEqual(await keptTwice(undefined, true), { values: [1, 1], loads: 1, stampReads: 1 });
+    assert.deepEqual(await keptTwice(undefined, false), { values: [1, 2], loads: 2, stampReads: 2 });
   });
 });

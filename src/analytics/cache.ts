@@ -27,6 +27,8 @@ export class AnalyticsCache extends VersionedCache<Entry> {
 export interface CacheUse {
   cache: AnalyticsCache;
   version: string;
+  /** Reads the data version again without a statement, where the database allows (SQLite). */
+  versionNow?: () => string;
 }
 
 /**
@@ -34,7 +36,9 @@ export interface CacheUse {
  * data version read before, unless `unchanged` is given: then the key names everything the value
  * rests on (a scope's stamp among it), the value outlives data versions, and it is kept only if
  * `unchanged` still holds once it is loaded, so that a value read across a change of what the key
- * names is not kept under the name it had before.
+ * names is not kept under the name it had before. When the data version has not moved since
+ * `use.version` was read, nothing was committed while the value was read, so it holds without
+ * asking the database.
  */
 export async function kept<T>(
   use: CacheUse | undefined,
@@ -47,6 +51,7 @@ export async function kept<T>(
   const ticket = use.cache.lookup(use.version, key, unchanged !== undefined);
   if (ticket.hit) return ticket.hit.value as T;
   const value = await load();
-  if (!unchanged || (await unchanged())) use.cache.store(ticket, { value, rows: rows(value) });
+  const holds = !unchanged || use.versionNow?.() === use.version || (await unchanged());
+  if (holds) use.cache.store(ticket, { value, rows: rows(value) });
   return value;
 }

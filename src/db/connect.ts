@@ -34,6 +34,11 @@ export interface Databases {
    * (src/domain/versioned-cache.ts).
    */
   dataVersion(): Promise<string>;
+  /**
+   * The same value read in this process without a statement, where that is possible (SQLite):
+   * cheap enough to ask after every computation whether anything was committed meanwhile.
+   */
+  dataVersionInProcess: (() => string) | undefined;
   close(): Promise<void>;
 }
 
@@ -121,6 +126,7 @@ export function connectDatabases(config: DatabaseConfig): Databases {
         async () =>
           (await sql<{ version: string }>`select pg_current_snapshot()::text as version`.execute(read))
             .rows[0]?.version ?? '',
+    dataVersionInProcess: sqliteVersion && (() => sqliteVersion.read()),
     async close() {
       sqliteVersion?.close();
       await read.destroy();

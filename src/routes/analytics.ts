@@ -57,7 +57,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
   // The data version is read before the window's first query (domain/versioned-cache.ts).
   const cacheUse = async () => {
     const cache = app.analyticsCache;
-    return cache ? { cache, version: await app.dbs.dataVersion() } : undefined;
+    return cache
+      ? { cache, version: await app.dbs.dataVersion(), versionNow: app.dbs.dataVersionInProcess }
+      : undefined;
   };
 
   async function categoryOf(orgId: number, categoryId: number) {
