@@ -79,7 +79,13 @@ const rowsIn = (sums: Counted, ...more: Lists[]): number =>
 interface Part {
   span: Cover;
   scope?: Scope;
-  kept?: { key: string; unchanged: () => Promise<boolean> };
+  /** Settled when the name is read: the part's other reads need not wait for it. */
+  kept?: PartName | Promise<PartName | undefined>;
+}
+
+interface PartName {
+  key: string;
+  unchanged: () => Promise<boolean>;
 }
 
 /** One part's sums, once the side's fallback prompts are known; entities' sources only with `withDomains`. */
@@ -123,11 +129,10 @@ async function sideSums(
 ): Promise<Sums> {
   const each = <T>(what: string, load: (part: Part) => Promise<T>, rows: (value: T) => number) =>
     Promise.all(
-      parts.map((part) =>
-        part.kept
-          ? kept(use, `${what} ${part.kept.key}`, () => load(part), rows, part.kept.unchanged)
-          : load(part),
-      ),
+      parts.map(async (part) => {
+        const name = await part.kept;
+        return name ? kept(use, `${what} ${name.key}`, () => load(part), rows, name.unchanged) : load(part);
+      }),
     );
   const coverage = await each(
     'coverage',
@@ -251,7 +256,11 @@ export async function loadWindow(
     const name = names[index];
     const load = async () => {
       if (!side.head || !side.tail) return sideSums(db, scope, [{ span: side.span }], withDomains, use);
-      const [[head], lastDay] = await Promise.all([namesOf([side.head]), lastDayParts(side.tail)]);
+      // The part before the last day is named while the last day's parts are read.
+      const head = namesOf([side.head]).then(([name]) => name);
+      // Awaited in sideSums; a failure of lastDayParts first must not leave it unhandled.
+      head.catch(() => {});
+      const lastDay = await lastDayParts(side.tail);
       return sideSums(db, scope, [{ span: side.head.span, kept: head }, ...lastDay], withDomains, use);
     };
     return kept(
