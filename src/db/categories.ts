@@ -1,3 +1,4 @@
+import type { BrandRef } from './brands.ts';
 import type { Db } from './connect.ts';
 import { lastVisibleRunAt } from './predicates.ts';
 import { categoryPromptCounts, type PromptCounts, recentEligibleScores } from './prompts.ts';
@@ -39,6 +40,29 @@ export async function findCategoryRef(
     .where('id', '=', categoryId)
     .executeTakeFirst();
   return row && { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
+}
+
+/** A category and its brand in one statement (the category routes' scope). */
+export async function findCategoryWithBrand(
+  db: Db,
+  orgId: number,
+  categoryId: number,
+): Promise<{ category: CategoryRef; brand: BrandRef } | undefined> {
+  const row = await db
+    .selectFrom('categories as c')
+    .innerJoin('brands as b', (join) =>
+      join.onRef('b.org_id', '=', 'c.org_id').onRef('b.id', '=', 'c.brand_id'),
+    )
+    .select(['c.id', 'c.brand_id', 'c.name', 'c.is_archived', 'b.name as brand_name', 'b.website'])
+    .where('c.org_id', '=', orgId)
+    .where('c.id', '=', categoryId)
+    .executeTakeFirst();
+  return (
+    row && {
+      category: { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 },
+      brand: { id: row.brand_id, orgId, name: row.brand_name, website: row.website },
+    }
+  );
 }
 
 function categoriesOf(db: Db, orgId: number, brandId: number, filters: CategoryFilters) {

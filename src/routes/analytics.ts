@@ -3,7 +3,7 @@ import { loadWindow } from '../analytics/window.ts';
 import { latestScoredRuns } from '../db/analytics-changes.ts';
 import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { findBrandRef } from '../db/brands.ts';
-import { findCategoryRef } from '../db/categories.ts';
+import { findCategoryWithBrand } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
 import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
 import { ValidationFailed } from '../errors.ts';
@@ -62,11 +62,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
       : undefined;
   };
 
-  async function categoryOf(orgId: number, categoryId: number) {
-    const category = await findCategoryRef(db, orgId, categoryId);
-    const brand = category && (await findBrandRef(db, orgId, category.brandId));
-    return category && brand ? { category, brand } : undefined;
-  }
+  const categoryOf = (orgId: number, categoryId: number) => findCategoryWithBrand(db, orgId, categoryId);
 
   keyedGet(app, '/api/brands/:brand_id/analytics/', {
     scope,
