@@ -186,15 +186,18 @@ function namedCompetitors(competitors: ReadonlyMap<string, Ranked>): [string, Ra
  */
 export function contentGaps(facts: Facts, ctx: RuleContext): Finding[] {
   const prompts = [...facts.current.prompts.values()];
+  // Answers and mentions are counts (sums of integer sample counts), so the other prompts' totals
+  // are the brand's totals less this prompt's, exactly, in one pass rather than one per prompt.
+  const allAnswers = prompts.reduce((sum, o) => sum + o.samples, 0);
+  const allMentions = prompts.reduce((sum, o) => sum + o.brand.mentions, 0);
   const findings: Finding[] = [];
   for (const p of prompts) {
     const prompt = ctx.prompts.get(p.promptId);
     const competitors = namedCompetitors(p.competitors);
     const top = competitors[0];
     if (!prompt || !top || p.samples < CONTENT_GAP_MIN_SAMPLES) continue;
-    const others = prompts.filter((o) => o !== p);
-    const usualAnswers = others.reduce((sum, o) => sum + o.samples, 0);
-    const usualMentions = others.reduce((sum, o) => sum + o.brand.mentions, 0);
+    const usualAnswers = allAnswers - p.samples;
+    const usualMentions = allMentions - p.brand.mentions;
     const usual = usualAnswers > 0 ? usualMentions / usualAnswers : null;
     const brandRate = p.brand.mentions / p.samples;
     const competitorRate = top[1].mentions / p.samples;
