@@ -46,8 +46,9 @@ interface Pending {
   resolve: (result: QueryResult<unknown>) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
-  /** Runs the statement again on a fresh process; absent once it has been tried twice. */
-  retry: (() => Promise<QueryResult<unknown>>) | undefined;
+  compiled: CompiledQuery;
+  /** Whether the statement may run once more on a fresh process: not after a second try. */
+  mayRetry: boolean;
 }
 
 /**
@@ -113,14 +114,14 @@ class ReaderProcess implements DatabaseConnection {
         this.end();
         reject(new QueryTimeout(capMs));
       }, remainingMs);
-      const retry = mayRetry && !this.transactionOpen ? () => this.run(compiled, false) : undefined;
-      this.pending = { id, child, resolve, reject, timer, retry };
+      this.pending = { id, child, resolve, reject, timer, compiled, mayRetry };
       child.process.send({ id, sql: compiled.sql, params: compiled.parameters }, (error) => {
         if (error) this.lost(child);
       });
     });
   }
 
+  /** The statement's answer once its process is gone: from a fresh one, or 503. */
   private again(compiled: CompiledQuery, mayRetry: boolean): Promise<QueryResult<unknown>> {
     if (mayRetry && !this.transactionOpen) return this.run(compiled, false);
     return Promise.reject(new DatabaseUnavailable(new Error('The SQLite reader process exited.')));
@@ -179,8 +180,7 @@ class ReaderProcess implements DatabaseConnection {
     if (!pending || pending.child !== child) return;
     this.pending = undefined;
     clearTimeout(pending.timer);
-    if (pending.retry) pending.retry().then(pending.resolve, pending.reject);
-    else pending.reject(new DatabaseUnavailable(new Error('The SQLite reader process exited.')));
+    this.again(pending.compiled, pending.mayRetry).then(pending.resolve, pending.reject);
   }
 }
 
