@@ -28,6 +28,10 @@ export interface CategoryRef {
   isArchived: boolean;
 }
 
+function categoryRef(row: { id: number; brand_id: number; name: string; is_archived: number }): CategoryRef {
+  return { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
+}
+
 export async function findCategoryRef(
   db: Db,
   orgId: number,
@@ -39,7 +43,7 @@ export async function findCategoryRef(
     .where('org_id', '=', orgId)
     .where('id', '=', categoryId)
     .executeTakeFirst();
-  return row && { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 };
+  return row && categoryRef(row);
 }
 
 /** A category and its brand in one statement (the category routes' scope). */
@@ -59,7 +63,7 @@ export async function findCategoryWithBrand(
     .executeTakeFirst();
   return (
     row && {
-      category: { id: row.id, brandId: row.brand_id, name: row.name, isArchived: row.is_archived === 1 },
+      category: categoryRef(row),
       brand: { id: row.brand_id, orgId, name: row.brand_name, website: row.website },
     }
   );
