@@ -237,15 +237,18 @@ function memoryMiB(pid: number): Record<'rss' | 'pss', { own: number; children: 
     .split(' ')
     .map(Number)
     .filter((p) => p > 0);
-  const of = (field: 'Rss' | 'Pss') => {
-    const read = (p: number) =>
-      Number(
-        new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ??
-          0,
-      ) / 1024;
-    return { own: read(pid), children: children.reduce((sum, p) => sum + read(p), 0) };
+  const read = (p: number) => {
+    const rollup = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+    return { rss: kib('Rss') / 1024, pss: kib('Pss') / 1024 };
   };
-  return { rss: of('Rss'), pss: of('Pss') };
+  const own = read(pid);
+  const theirs = children.map(read);
+  const of = (field: 'rss' | 'pss') => ({
+    own: own[field],
+    children: theirs.reduce((sum, m) => sum + m[field], 0),
+  });
+  return { rss: of('rss'), pss: of('pss') };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
