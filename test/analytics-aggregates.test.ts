@@ -105,10 +105,11 @@ describe('analytics aggregates', () => {
       assert.ok(blocks.blocks.length > 0 || end - start < 8 * DAY_MS);
       for (const read of [
         (c: Cover): Promise<unknown[]> => windowCoverage(db, scope, c),
-        (c: Cover): Promise<unknown[]> => windowObservations(db, scope, c, legacy),
-        (c: Cover): Promise<unknown[]> => windowMentions(db, scope, c, legacy),
-        (c: Cover): Promise<unknown[]> => windowMentionDomains(db, scope, c, legacy),
-        (c: Cover): Promise<unknown[]> => windowUrlCitations(db, scope, c, legacy),
+        (c: Cover): Promise<unknown[]> => windowObservations(db, { scope, cover: c, legacyPrompts: legacy }),
+        (c: Cover): Promise<unknown[]> => windowMentions(db, { scope, cover: c, legacyPrompts: legacy }),
+        (c: Cover): Promise<unknown[]> =>
+          windowMentionDomains(db, { scope, cover: c, legacyPrompts: legacy }),
+        (c: Cover): Promise<unknown[]> => windowUrlCitations(db, { scope, cover: c, legacyPrompts: legacy }),
       ]) {
         assert.deepEqual(
           sorted(await read(blocks)),
@@ -166,7 +167,7 @@ describe('analytics aggregates', () => {
     const after = await windowCoverage(ctx.dbs.read, scope, cover(0, Date.parse('2030-01-01T00:00:00Z')));
     assert.equal(total(after), total(before) + 1 - Number(removed));
     assert.deepEqual(sorted(after), sorted(await windowCoverage(ctx.dbs.read, scope, all)));
-    const observations = await windowObservations(ctx.dbs.read, scope, all, []);
+    const observations = await windowObservations(ctx.dbs.read, { scope, cover: all, legacyPrompts: [] });
     assert.ok(observations.some((g) => g.model === 'copilot'));
   });
 });

@@ -96,15 +96,16 @@ async function partSums(
   legacy: readonly number[],
   withDomains: boolean,
 ): Promise<PartSums> {
+  const usable = { scope, cover: span, legacyPrompts: legacy };
   const [observations, mentions, urls, domains, promptObservations, promptMentions, promptCitations] =
     await Promise.all([
-      windowObservations(db, scope, span, legacy),
-      windowMentions(db, scope, span, legacy),
-      windowUrlCitations(db, scope, span, legacy),
-      withDomains ? windowMentionDomains(db, scope, span, legacy) : [],
-      windowPromptObservations(db, scope, span, legacy),
-      windowPromptMentions(db, scope, span, legacy),
-      windowPromptCitations(db, scope, span, legacy),
+      windowObservations(db, usable),
+      windowMentions(db, usable),
+      windowUrlCitations(db, usable),
+      withDomains ? windowMentionDomains(db, usable) : [],
+      windowPromptObservations(db, usable),
+      windowPromptMentions(db, usable),
+      windowPromptCitations(db, usable),
     ]);
   return {
     observations,

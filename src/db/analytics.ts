@@ -15,6 +15,7 @@ import type { UrlCitations } from '../domain/window-parts.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
 import { eligibleFlag, eligiblePrompt } from './predicates.ts';
+import { executeShaped } from './shaped.ts';
 
 // The read side of the analytics aggregates: window sums of the stored rows, nothing more. Every
 // query is scoped by organization and restricted to the scope's eligible prompts (monitored, not
@@ -76,23 +77,28 @@ function inWindow(kind: string, columns: RawBuilder<unknown>, where: RawBuilder<
   return parts;
 }
 
+/** One sum of a window's usable rows: its name, its kind of rows, what groups them, what is summed. */
+interface UsableSum {
+  name: string;
+  kind: string;
+  keys: readonly string[];
+  measures: readonly string[];
+  /**
+   * Read from the prompts' own rows instead of the totals (the same rows the totals sum, less the
+   * same ineligible prompts), for sums that must stay apart per prompt; keyed by prompt_id then.
+   */
+  perPrompt?: boolean;
+}
+
 /**
  * The usable rows of a detail kind in the window, as signed parts: category totals, minus
- * ineligible prompts, plus the legacy rows of the fallback prompts. Null when nothing is covered.
- * `perPrompt` reads the prompts' own rows instead of the totals (the same rows the totals sum,
- * less the same ineligible prompts), for sums that must stay apart per prompt; the caller then
- * keys by prompt_id.
+ * ineligible prompts, plus the legacy rows of the fallback prompts; `cover` must not be empty.
  */
 function usableRows(
   db: Db,
-  kind: string,
-  keys: readonly string[],
-  measures: readonly string[],
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-  perPrompt = false,
-): RawBuilder<unknown> | null {
+  { kind, keys, measures, perPrompt }: UsableSum,
+  { scope, cover, legacyPrompts }: Usable,
+): RawBuilder<unknown> {
   const signed = (sign: 1 | -1) =>
     sql.join([
       ...keys.map((k) => sql.ref(k)),
@@ -131,7 +137,31 @@ function usableRows(
           cover,
         )),
   ];
-  return parts.length === 0 ? null : sql.join(parts, sql` union all `);
+  return sql.join(parts, sql` union all `);
+}
+
+const isEmpty = (cover: Cover) => cover.blocks.length === 0 && cover.edges.length === 0;
+
+/** Where a window side's part reads its usable rows: the scope, its cover, its fallback prompts. */
+export interface Usable {
+  scope: Scope;
+  cover: Cover;
+  legacyPrompts: readonly number[];
+}
+
+/**
+ * The reader of one sum of a window's usable rows: `select` over them, built once per shape, each
+ * row it reads shaped by `row`.
+ */
+function usableSum<R, T>(
+  sum: UsableSum & { select: (rows: RawBuilder<unknown>) => RawBuilder<R>; row: (row: R) => T },
+): (db: Db, usable: Usable) => Promise<T[]> {
+  return async (db, usable) => {
+    if (isEmpty(usable.cover)) return [];
+    const build = (at: Usable) => sum.select(usableRows(db, sum, at));
+    const { rows } = await executeShaped(db, sum.name, usable, build);
+    return rows.map(sum.row);
+  };
 }
 
 const COVERAGE_KEYS = ['prompt_id', 'methodology', 'outcome', 'has_mention_data'];
@@ -144,13 +174,15 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Answers per eligible prompt × methodology × outcome in the window: what coverage counts. */
 export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promise<PromptGroup[]> {
-  const where = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})
-    and prompt_id in (${promptsOf(db, scope, true)})`;
-  const parts = inWindow('coverage', refs([...COVERAGE_KEYS, 'answers', 'weight']), where, cover);
-  if (parts.length === 0) return [];
-  const result = await sql<Record<string, string | number>>`
-    select ${refs(COVERAGE_KEYS)}, ${sums(['answers', 'weight'])}
-    from (${sql.join(parts, sql` union all `)}) u group by ${refs(COVERAGE_GROUPING)}`.execute(db);
+  if (isEmpty(cover)) return [];
+  const result = await executeShaped(db, 'windowCoverage', { scope, cover }, ({ scope, cover }) => {
+    const where = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})
+      and prompt_id in (${promptsOf(db, scope, true)})`;
+    const parts = inWindow('coverage', refs([...COVERAGE_KEYS, 'answers', 'weight']), where, cover);
+    return sql<Record<string, string | number>>`
+      select ${refs(COVERAGE_KEYS)}, ${sums(['answers', 'weight'])}
+      from (${sql.join(parts, sql` union all `)}) u group by ${refs(COVERAGE_GROUPING)}`;
+  });
   return result.rows
     .map((r) => ({
       promptId: Number(r.prompt_id),
@@ -174,26 +206,16 @@ const OBSERVATION_KEYS = ['model', 'model_label', 'surface', 'methodology', 'out
 const OBSERVATION_SUMS = AGGREGATE_KINDS.observations.sums;
 
 /** Observations per model × surface × methodology × outcome of the window's usable prompts. */
-export async function windowObservations(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<ObservationGroup[]> {
-  const rows = usableRows(
-    db,
-    'observations',
-    OBSERVATION_KEYS,
-    OBSERVATION_SUMS,
-    scope,
-    cover,
-    legacyPrompts,
-  );
-  if (!rows) return [];
-  const result = await sql<Record<string, string | number>>`
+export const windowObservations = usableSum({
+  name: 'windowObservations',
+  kind: 'observations',
+  keys: OBSERVATION_KEYS,
+  measures: OBSERVATION_SUMS,
+  select: (rows) => sql<Record<string, string | number>>`
     select ${refs(OBSERVATION_KEYS)}, ${sums(OBSERVATION_SUMS)}
-    from (${rows}) u group by ${refs(OBSERVATION_KEYS)} having sum(answers) <> 0`.execute(db);
-  return result.rows.map((r) => ({
+    from (${rows}) u
+    group by ${refs(OBSERVATION_KEYS)} having sum(answers) <> 0`,
+  row: (r): ObservationGroup => ({
     model: String(r.model),
     modelLabel: String(r.model_label),
     surface: String(r.surface),
@@ -209,73 +231,57 @@ export async function windowObservations(
     positiveWeight: Number(r.positive_weight),
     neutralWeight: Number(r.neutral_weight),
     negativeWeight: Number(r.negative_weight),
-  }));
-}
+  }),
+});
 
 const MENTION_SUMS = ['mentions', 'ranked_weight', 'rank_weighted', 'value_weighted'];
 
 /** Competitor mentions in the window's usable observations. */
-export async function windowMentions(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<CompetitorMentions[]> {
-  const rows = usableRows(db, 'mentions', ['competitor_id'], MENTION_SUMS, scope, cover, legacyPrompts);
-  if (!rows) return [];
-  const result = await sql<Record<string, number>>`
+export const windowMentions = usableSum({
+  name: 'windowMentions',
+  kind: 'mentions',
+  keys: ['competitor_id'],
+  measures: MENTION_SUMS,
+  select: (rows) => sql<Record<string, number>>`
     select competitor_id, ${sums(MENTION_SUMS)} from (${rows}) u
-    group by competitor_id having sum(mentions) <> 0`.execute(db);
-  return result.rows.map((r) => ({
+    group by competitor_id having sum(mentions) <> 0`,
+  row: (r): CompetitorMentions => ({
     competitorId: Number(r.competitor_id),
     mentions: Number(r.mentions),
     rankedWeight: Number(r.ranked_weight),
     rankWeighted: Number(r.rank_weighted),
     valueWeighted: Number(r.value_weighted),
-  }));
-}
+  }),
+});
 
 /** Citations per domain in the answers mentioning each entity (competitor_id null: the brand). */
-export async function windowMentionDomains(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<MentionDomain[]> {
-  const rows = usableRows(
-    db,
-    'mention_domains',
-    ['competitor_id', 'domain'],
-    ['citations'],
-    scope,
-    cover,
-    legacyPrompts,
-  );
-  if (!rows) return [];
-  const result = await sql<{ competitor_id: number | null; domain: string; citations: number }>`
+export const windowMentionDomains = usableSum({
+  name: 'windowMentionDomains',
+  kind: 'mention_domains',
+  keys: ['competitor_id', 'domain'],
+  measures: ['citations'],
+  select: (rows) => sql<{ competitor_id: number | null; domain: string; citations: number }>`
     select competitor_id, domain, sum(citations) as citations
-    from (${rows}) u group by competitor_id, domain having sum(citations) <> 0`.execute(db);
-  return result.rows.map((r) => ({
+    from (${rows}) u
+    group by competitor_id, domain having sum(citations) <> 0`,
+  row: (r): MentionDomain => ({
     competitorId: r.competitor_id === null ? null : Number(r.competitor_id),
     domain: r.domain,
     citations: Number(r.citations),
-  }));
-}
+  }),
+});
 
 /** Citations per registrable domain and URL in the window's usable observations. */
-export async function windowUrlCitations(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<UrlCitations[]> {
-  const rows = usableRows(db, 'citations', ['domain', 'url'], ['citations'], scope, cover, legacyPrompts);
-  if (!rows) return [];
-  const result = await sql<{ domain: string; url: string; citations: number }>`
+export const windowUrlCitations = usableSum({
+  name: 'windowUrlCitations',
+  kind: 'citations',
+  keys: ['domain', 'url'],
+  measures: ['citations'],
+  select: (rows) => sql<{ domain: string; url: string; citations: number }>`
     select domain, url, sum(citations) as citations from (${rows}) u
-    group by domain, url having sum(citations) <> 0`.execute(db);
-  return result.rows.map((r) => ({ domain: r.domain, url: r.url, citations: Number(r.citations) }));
-}
+    group by domain, url having sum(citations) <> 0`,
+  row: (r): UrlCitations => ({ domain: r.domain, url: r.url, citations: Number(r.citations) }),
+});
 
 // Per-prompt sums (prompts are the clusters of an interval, methodology.md "Uncertainty"): the
 // same usable rows as the window sums above, kept apart per prompt.
@@ -295,28 +301,17 @@ const PROMPT_OBSERVATION_SUMS = ['weight', 'mentioned_weight', 'ranked_weight', 
  * usable answers only (succeeded, mention data recorded: `usable` in domain/analytics.ts), the only
  * ones an interval counts; the rest would be sorted and summed for nothing.
  */
-export async function windowPromptObservations(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<PromptObservationGroup[]> {
-  const rows = usableRows(
-    db,
-    'observations',
-    PROMPT_OBSERVATION_KEYS,
-    PROMPT_OBSERVATION_SUMS,
-    scope,
-    cover,
-    legacyPrompts,
-    true,
-  );
-  if (!rows) return [];
-  const result = await sql<Record<string, string | number>>`
+export const windowPromptObservations = usableSum({
+  name: 'windowPromptObservations',
+  kind: 'observations',
+  keys: PROMPT_OBSERVATION_KEYS,
+  measures: PROMPT_OBSERVATION_SUMS,
+  perPrompt: true,
+  select: (rows) => sql<Record<string, string | number>>`
     select ${refs(PROMPT_OBSERVATION_KEYS)}, ${sums(PROMPT_OBSERVATION_SUMS)}
     from (${rows}) u where outcome = 'ok' and has_mention_data = 1
-    group by ${refs(PROMPT_OBSERVATION_KEYS)}`.execute(db);
-  return result.rows.map((r) => ({
+    group by ${refs(PROMPT_OBSERVATION_KEYS)}`,
+  row: (r): PromptObservationGroup => ({
     promptId: Number(r.prompt_id),
     model: String(r.model),
     surface: String(r.surface),
@@ -327,68 +322,46 @@ export async function windowPromptObservations(
     mentionedWeight: Number(r.mentioned_weight),
     rankedWeight: Number(r.ranked_weight),
     rankWeighted: Number(r.rank_weighted),
-  }));
-}
+  }),
+});
 
 const PROMPT_MENTION_SUMS = ['mentions', 'ranked_weight', 'rank_weighted'];
 
 /** Competitor mentions (and their ranks) per prompt in the window's usable observations. */
-export async function windowPromptMentions(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<PromptCompetitorMentions[]> {
-  const rows = usableRows(
-    db,
-    'mentions',
-    ['prompt_id', 'competitor_id'],
-    PROMPT_MENTION_SUMS,
-    scope,
-    cover,
-    legacyPrompts,
-    true,
-  );
-  if (!rows) return [];
-  const result = await sql<Record<string, number>>`
+export const windowPromptMentions = usableSum({
+  name: 'windowPromptMentions',
+  kind: 'mentions',
+  keys: ['prompt_id', 'competitor_id'],
+  measures: PROMPT_MENTION_SUMS,
+  perPrompt: true,
+  select: (rows) => sql<Record<string, number>>`
     select prompt_id, competitor_id, ${sums(PROMPT_MENTION_SUMS)} from (${rows}) u
-    group by prompt_id, competitor_id`.execute(db);
-  return result.rows.map((r) => ({
+    group by prompt_id, competitor_id`,
+  row: (r): PromptCompetitorMentions => ({
     promptId: Number(r.prompt_id),
     competitorId: Number(r.competitor_id),
     mentions: Number(r.mentions),
     rankedWeight: Number(r.ranked_weight),
     rankWeighted: Number(r.rank_weighted),
-  }));
-}
+  }),
+});
 
 /** Citations per prompt and registrable domain in the window's usable observations. */
-export async function windowPromptCitations(
-  db: Db,
-  scope: Scope,
-  cover: Cover,
-  legacyPrompts: readonly number[],
-): Promise<PromptDomainCitations[]> {
-  const rows = usableRows(
-    db,
-    'citations',
-    ['prompt_id', 'domain'],
-    ['citations'],
-    scope,
-    cover,
-    legacyPrompts,
-    true,
-  );
-  if (!rows) return [];
-  const result = await sql<{ prompt_id: number; domain: string; citations: number }>`
+export const windowPromptCitations = usableSum({
+  name: 'windowPromptCitations',
+  kind: 'citations',
+  keys: ['prompt_id', 'domain'],
+  measures: ['citations'],
+  perPrompt: true,
+  select: (rows) => sql<{ prompt_id: number; domain: string; citations: number }>`
     select prompt_id, domain, sum(citations) as citations from (${rows}) u
-    group by prompt_id, domain`.execute(db);
-  return result.rows.map((r) => ({
+    group by prompt_id, domain`,
+  row: (r): PromptDomainCitations => ({
     promptId: Number(r.prompt_id),
     domain: r.domain,
     citations: Number(r.citations),
-  }));
-}
+  }),
+});
 
 /**
  * When the scope's observations begin: the earliest of any methodology, and the earliest current
@@ -398,15 +371,17 @@ export async function observationBounds(
   db: Db,
   scope: Scope,
 ): Promise<{ earliest: string | null; comparableFrom: string | null }> {
-  const firstOf = (methodology: string) => sql<
-    string | null
-  >`(select min(o.finished_at) from agg_run_coverage o
-    where o.org_id = ${scope.orgId} and o.prompt_id = e.id and o.methodology = ${methodology})`;
-  const result = await sql<{ current_from: string | null; legacy_from: string | null }>`
-    select min(current_from) as current_from, min(legacy_from) as legacy_from from (
-      select ${firstOf(CURRENT_METHODOLOGY)} as current_from, ${firstOf('legacy')} as legacy_from
-      from (${promptsOf(db, scope, true)}) e
-    ) f`.execute(db);
+  const result = await executeShaped(db, 'observationBounds', scope, (scope) => {
+    const firstOf = (methodology: string) => sql<
+      string | null
+    >`(select min(o.finished_at) from agg_run_coverage o
+      where o.org_id = ${scope.orgId} and o.prompt_id = e.id and o.methodology = ${methodology})`;
+    return sql<{ current_from: string | null; legacy_from: string | null }>`
+      select min(current_from) as current_from, min(legacy_from) as legacy_from from (
+        select ${firstOf(CURRENT_METHODOLOGY)} as current_from, ${firstOf('legacy')} as legacy_from
+        from (${promptsOf(db, scope, true)}) e
+      ) f`;
+  });
   const row = result.rows[0];
   const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
   const [current, legacy] = [iso(row?.current_from), iso(row?.legacy_from)];
@@ -416,12 +391,13 @@ export async function observationBounds(
 
 /** Every competitor of the brand (mentions may name one tracked in another category). */
 export async function brandCompetitors(db: Db, orgId: number, brandId: number): Promise<CompetitorInfo[]> {
-  const rows = await db
-    .selectFrom('competitors')
-    .select(['id', 'category_id', 'name', 'canonical_key'])
-    .where('org_id', '=', orgId)
-    .where('brand_id', '=', brandId)
-    .execute();
+  const { rows } = await executeShaped(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
+    db
+      .selectFrom('competitors')
+      .select(['id', 'category_id', 'name', 'canonical_key'])
+      .where('org_id', '=', orgId)
+      .where('brand_id', '=', brandId),
+  );
   return rows.map((r) => ({
     id: r.id,
     categoryId: r.category_id,
@@ -445,20 +421,22 @@ export async function runSpans(
   ranges: readonly TimeRange[],
 ): Promise<(string | null)[]> {
   if (ranges.length === 0) return [];
-  const owner =
-    scope.categoryId === undefined
-      ? sql`brand_id = ${scope.brandId}`
-      : sql`category_id = ${scope.categoryId}`;
-  const seek = (range: TimeRange, order: 'asc' | 'desc') =>
-    sql`(select finished_at from runs where org_id = ${scope.orgId} and ${owner}
-      and finished_at >= ${range.start} and finished_at < ${range.end}
-      order by finished_at ${sql.raw(order)} limit 1)`;
-  const parts = ranges.map(
-    (range, i) =>
-      sql`select ${sql.lit(i)} as i, ${seek(range, 'asc')} as first, ${seek(range, 'desc')} as last`,
-  );
-  const result = await sql<{ i: number; first: string | null; last: string | null }>`
-    ${sql.join(parts, sql` union all `)}`.execute(db);
+  const result = await executeShaped(db, 'runSpans', { scope, ranges }, ({ scope, ranges }) => {
+    const owner =
+      scope.categoryId === undefined
+        ? sql`brand_id = ${scope.brandId}`
+        : sql`category_id = ${scope.categoryId}`;
+    const seek = (range: TimeRange, order: 'asc' | 'desc') =>
+      sql`(select finished_at from runs where org_id = ${scope.orgId} and ${owner}
+        and finished_at >= ${range.start} and finished_at < ${range.end}
+        order by finished_at ${sql.raw(order)} limit 1)`;
+    const parts = ranges.map(
+      (range, i) =>
+        sql`select ${sql.lit(i)} as i, ${seek(range, 'asc')} as first, ${seek(range, 'desc')} as last`,
+    );
+    return sql<{ i: number; first: string | null; last: string | null }>`
+      ${sql.join(parts, sql` union all `)}`;
+  });
   const spans = ranges.map((): string | null => null);
   for (const row of result.rows) {
     if (row.first !== null) spans[Number(row.i)] = `${row.first}..${row.last}`;
@@ -477,11 +455,16 @@ export async function categoryRunSpans(
   brandId: number,
   range: TimeRange,
 ): Promise<Map<number, string>> {
-  const result = await sql<{ category_id: number; first: string; last: string }>`
-    select category_id, min(finished_at) as first, max(finished_at) as last from runs
-    where org_id = ${orgId} and brand_id = ${brandId}
-      and finished_at >= ${range.start} and finished_at < ${range.end}
-    group by category_id`.execute(db);
+  const result = await executeShaped(
+    db,
+    'categoryRunSpans',
+    { orgId, brandId, range },
+    ({ orgId, brandId, range }) => sql<{ category_id: number; first: string; last: string }>`
+      select category_id, min(finished_at) as first, max(finished_at) as last from runs
+      where org_id = ${orgId} and brand_id = ${brandId}
+        and finished_at >= ${range.start} and finished_at < ${range.end}
+      group by category_id`,
+  );
   return new Map(result.rows.map((r) => [Number(r.category_id), `${r.first}..${r.last}`]));
 }
 
@@ -546,27 +529,30 @@ async function stampRows(
   scope: { brandId: number; categoryIds?: readonly number[] },
   ranges: readonly { startMs: number; endMs: number }[],
 ): Promise<{ part: number; id: number; n: number; value: number }[]> {
-  const inScope = (column: string) =>
-    scope.categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(scope.categoryIds)})` : sql``;
-  const generations = ranges.flatMap((range, i) => {
-    const days = generationDaysTouched(range.startMs, range.endMs);
-    if (!days) return [];
-    return [
-      // The brand's categories as a list, so that the index seeks each one's days (a join was
-      // planned as a read of the organization's every generation).
-      sql`select ${sql.lit(i)} as part, g.category_id as id, count(*) as n, sum(g.generation) as value
-        from aggregate_generations g
-        where g.org_id = ${orgId}
-          and g.category_id in (select c.id from categories c where c.org_id = ${orgId} and c.brand_id = ${scope.brandId})
-          ${inScope('g.category_id')} and g.block >= ${days.first} and g.block <= ${days.last}
-        group by g.category_id`,
-    ];
+  const days = ranges.map((range) => generationDaysTouched(range.startMs, range.endMs));
+  const input = { orgId, brandId: scope.brandId, categoryIds: scope.categoryIds, days };
+  const result = await executeShaped(db, 'stampRows', input, ({ orgId, brandId, categoryIds, days }) => {
+    const inScope = (column: string) =>
+      categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(categoryIds)})` : sql``;
+    const generations = days.flatMap((touched, i) => {
+      if (!touched) return [];
+      return [
+        // The brand's categories as a list, so that the index seeks each one's days (a join was
+        // planned as a read of the organization's every generation).
+        sql`select ${sql.lit(i)} as part, g.category_id as id, count(*) as n, sum(g.generation) as value
+          from aggregate_generations g
+          where g.org_id = ${orgId}
+            and g.category_id in (select c.id from categories c where c.org_id = ${orgId} and c.brand_id = ${brandId})
+            ${inScope('g.category_id')} and g.block >= ${touched.first} and g.block <= ${touched.last}
+          group by g.category_id`,
+      ];
+    });
+    const prompts = sql`select -1 as part, p.id as id, p.category_id as n, ${eligibleFlag} as value
+      from prompts p join categories c on c.id = p.category_id
+      where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${brandId} ${inScope('p.category_id')}`;
+    return sql<{ part: number; id: number; n: number; value: number }>`
+      ${sql.join([...generations, prompts], sql` union all `)} order by 1, 2`;
   });
-  const prompts = sql`select -1 as part, p.id as id, p.category_id as n, ${eligibleFlag} as value
-    from prompts p join categories c on c.id = p.category_id
-    where p.org_id = ${orgId} and c.org_id = ${orgId} and p.brand_id = ${scope.brandId} ${inScope('p.category_id')}`;
-  const result = await sql<{ part: number; id: number; n: number; value: number }>`
-    ${sql.join([...generations, prompts], sql` union all `)} order by 1, 2`.execute(db);
   return result.rows.map((r) => ({
     part: Number(r.part),
     id: Number(r.id),
