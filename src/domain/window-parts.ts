@@ -36,35 +36,65 @@ export interface PartSums {
 }
 
 type Numeric<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T];
+type Column = string | number | boolean | null;
+/** One level of the groups: a column's value to the next level, or (the last column) to a group's index. */
+type Level = Map<Column, Level | number>;
 
-/** The rows of several parts with equal keys added up, measure by measure; in first-seen order. */
+/**
+ * The rows of several parts with equal `columns` added up, measure by measure; in first-seen
+ * order. Grouped through one Map per column rather than by a key string joined from the columns,
+ * and a row copied (by `copy`) only when another is added to it, since a part's rows may be kept
+ * in the analytics cache: a new string per row and the copy of every row were most of the time
+ * (docs/performance.md, "Parts added up"). Each caller passes its own `(row) => ({ ...row })`: one
+ * copy site shared by the seven kinds of row ran about twice as slow as one per kind.
+ */
 function addUp<T extends object>(
   parts: readonly (readonly T[])[],
-  keyOf: (row: T) => string,
+  columns: readonly (keyof T)[],
   measures: readonly Numeric<T>[],
+  copy: (row: T) => T,
 ): T[] {
-  const byKey = new Map<string, T>();
+  const groups: Level = new Map();
+  const added: T[] = [];
+  const copied: boolean[] = [];
+  const last = columns.length - 1;
   for (const rows of parts) {
     for (const row of rows) {
-      const key = keyOf(row);
-      const held = byKey.get(key);
-      if (!held) {
-        byKey.set(key, { ...row });
+      const values = row as Record<keyof T, Column>;
+      let level = groups;
+      for (let i = 0; i < last; i++) {
+        const value = values[columns[i] as keyof T];
+        let next = level.get(value) as Level | undefined;
+        if (!next) {
+          next = new Map();
+          level.set(value, next);
+        }
+        level = next;
+      }
+      const value = values[columns[last] as keyof T];
+      const index = level.get(value) as number | undefined;
+      if (index === undefined) {
+        level.set(value, added.length);
+        added.push(row);
+        copied.push(false);
         continue;
       }
-      const sums = held as Record<Numeric<T>, number>;
+      if (!copied[index]) {
+        added[index] = copy(added[index] as T);
+        copied[index] = true;
+      }
+      const sums = added[index] as Record<Numeric<T>, number>;
       for (const m of measures) sums[m] += (row as Record<Numeric<T>, number>)[m];
     }
   }
-  return [...byKey.values()];
+  return added;
 }
-
-// Keys join their columns with a character no text column holds.
-const key = (...columns: (string | number | boolean | null)[]) => columns.join('\u0000');
 
 /** Coverage groups of several parts added up. */
 export const coverageOf = (parts: readonly (readonly PromptGroup[])[]) =>
-  addUp(parts, (g) => key(g.promptId, g.methodology, g.outcome, g.hasMentionData), ['answers', 'weight']);
+  addUp(parts, ['promptId', 'methodology', 'outcome', 'hasMentionData'], ['answers', 'weight'], (g) => ({
+    ...g,
+  }));
 
 /** Citations and distinct URLs per domain. */
 export function domainCitations(urls: readonly UrlCitations[]): DomainCitations[] {
@@ -91,7 +121,7 @@ export function sumsOf(parts: readonly PartSums[]): {
   return {
     observations: addUp(
       each((p) => p.observations),
-      (g) => key(g.model, g.modelLabel, g.surface, g.methodology, g.outcome, g.hasMentionData),
+      ['model', 'modelLabel', 'surface', 'methodology', 'outcome', 'hasMentionData'],
       [
         'answers',
         'weight',
@@ -103,39 +133,46 @@ export function sumsOf(parts: readonly PartSums[]): {
         'neutralWeight',
         'negativeWeight',
       ],
+      (row) => ({ ...row }),
     ),
     mentions: addUp(
       each((p) => p.mentions),
-      (m) => key(m.competitorId),
+      ['competitorId'],
       ['mentions', 'rankedWeight', 'rankWeighted', 'valueWeighted'],
+      (row) => ({ ...row }),
     ),
     citations: domainCitations(
       addUp(
         each((p) => p.urls),
-        (u) => key(u.domain, u.url),
+        ['domain', 'url'],
         ['citations'],
+        (row) => ({ ...row }),
       ),
     ),
     domains: addUp(
       each((p) => p.domains),
-      (d) => key(d.competitorId, d.domain),
+      ['competitorId', 'domain'],
       ['citations'],
+      (row) => ({ ...row }),
     ),
     perPrompt: {
       observations: addUp(
         each((p) => p.perPrompt.observations),
-        (g) => key(g.promptId, g.model, g.surface, g.methodology, g.outcome, g.hasMentionData),
+        ['promptId', 'model', 'surface', 'methodology', 'outcome', 'hasMentionData'],
         ['weight', 'mentionedWeight', 'rankedWeight', 'rankWeighted'],
+        (row) => ({ ...row }),
       ),
       mentions: addUp(
         each((p) => p.perPrompt.mentions),
-        (m) => key(m.promptId, m.competitorId),
+        ['promptId', 'competitorId'],
         ['mentions', 'rankedWeight', 'rankWeighted'],
+        (row) => ({ ...row }),
       ),
       citations: addUp(
         each((p) => p.perPrompt.citations),
-        (c) => key(c.promptId, c.domain),
+        ['promptId', 'domain'],
         ['citations'],
+        (row) => ({ ...row }),
       ),
     },
   };
