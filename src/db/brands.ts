@@ -3,6 +3,7 @@ import type { Db } from './connect.ts';
 import { eligibleFlag, eligiblePrompt, lastVisibleRunAt } from './predicates.ts';
 import { type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
+import { executeShaped } from './shaped.ts';
 import type { Database } from './types.ts';
 
 /** The public demo brand: its category list answers without a key (contract, Authentication 8). */
@@ -56,12 +57,10 @@ export interface BrandRef {
 const BRAND_REF_COLUMNS = ['id', 'org_id as orgId', 'name', 'website'] as const;
 
 export async function findBrandRef(db: Db, orgId: number, brandId: number): Promise<BrandRef | undefined> {
-  return db
-    .selectFrom('brands')
-    .select(BRAND_REF_COLUMNS)
-    .where('org_id', '=', orgId)
-    .where('id', '=', brandId)
-    .executeTakeFirst();
+  const { rows } = await executeShaped(db, 'findBrandRef', { orgId, brandId }, ({ orgId, brandId }) =>
+    db.selectFrom('brands').select(BRAND_REF_COLUMNS).where('org_id', '=', orgId).where('id', '=', brandId),
+  );
+  return rows[0];
 }
 
 /**

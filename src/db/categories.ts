@@ -3,6 +3,7 @@ import type { Db } from './connect.ts';
 import { lastVisibleRunAt } from './predicates.ts';
 import { categoryPromptCounts, type PromptCounts, recentEligibleScores } from './prompts.ts';
 import type { ScopedPromptRunScore } from './scores.ts';
+import { executeShaped } from './shaped.ts';
 
 export interface CategoryFilters {
   includeArchived: boolean;
@@ -52,15 +53,18 @@ export async function findCategoryWithBrand(
   orgId: number,
   categoryId: number,
 ): Promise<{ category: CategoryRef; brand: BrandRef } | undefined> {
-  const row = await db
-    .selectFrom('categories as c')
-    .innerJoin('brands as b', (join) =>
-      join.onRef('b.org_id', '=', 'c.org_id').onRef('b.id', '=', 'c.brand_id'),
-    )
-    .select(['c.id', 'c.brand_id', 'c.name', 'c.is_archived', 'b.name as brand_name', 'b.website'])
-    .where('c.org_id', '=', orgId)
-    .where('c.id', '=', categoryId)
-    .executeTakeFirst();
+  const input = { orgId, categoryId };
+  const { rows } = await executeShaped(db, 'findCategoryWithBrand', input, ({ orgId, categoryId }) =>
+    db
+      .selectFrom('categories as c')
+      .innerJoin('brands as b', (join) =>
+        join.onRef('b.org_id', '=', 'c.org_id').onRef('b.id', '=', 'c.brand_id'),
+      )
+      .select(['c.id', 'c.brand_id', 'c.name', 'c.is_archived', 'b.name as brand_name', 'b.website'])
+      .where('c.org_id', '=', orgId)
+      .where('c.id', '=', categoryId),
+  );
+  const row = rows[0];
   return (
     row && {
       category: categoryRef(row),

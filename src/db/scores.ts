@@ -1,8 +1,9 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { SampledPromptScore } from '../domain/score-history.ts';
 import type { Observation, ObservationStatus, PromptRunScore } from '../domain/scoring.ts';
 import type { Db } from './connect.ts';
 import { eligiblePrompt, eligiblePromptsOf, visibleRun } from './predicates.ts';
+import { executeShaped } from './shaped.ts';
 import type { RunPromptScoresTable } from './types.ts';
 
 /** A run's header, as scoring needs it. */
@@ -149,31 +150,35 @@ export async function eligiblePromptScoreRows(
   options: { scoredFrom?: string; scoredBefore?: string } = {},
 ): Promise<SampledPromptRunScore[]> {
   if (scope.brandIds.length === 0 || scope.categoryIds?.length === 0) return [];
-  let query = db
-    .selectFrom('run_prompt_scores as s')
-    .innerJoin('runs as r', 'r.id', 's.run_id')
-    .innerJoin('prompts as p', 'p.id', 's.prompt_id')
-    .innerJoin('categories as c', 'c.id', 'p.category_id')
-    .select(SAMPLED_SCORE_COLUMNS)
-    .where('s.org_id', '=', orgId)
-    .where('r.org_id', '=', orgId)
-    .where('s.brand_id', 'in', scope.brandIds)
-    // Named prompt by prompt, so that the index (org, brand, prompt, scored_at) seeks each prompt's
-    // time range: without it a window's scores were found by reading every score of the brand
-    // (18 ms for the last days of a three-year brand, ~96,000 scores).
-    .where('s.prompt_id', 'in', (eb) =>
-      eb
-        .selectFrom('prompts')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where('brand_id', 'in', scope.brandIds),
-    )
-    .where(visibleRun)
-    .where(eligiblePrompt);
-  if (scope.categoryIds) query = query.where('s.category_id', 'in', scope.categoryIds);
-  if (options.scoredFrom !== undefined) query = query.where('s.scored_at', '>=', options.scoredFrom);
-  if (options.scoredBefore !== undefined) query = query.where('s.scored_at', '<', options.scoredBefore);
-  return query.execute();
+  const input = { orgId, scope, options };
+  const { rows } = await executeShaped(db, 'eligiblePromptScoreRows', input, ({ orgId, scope, options }) => {
+    let query = db
+      .selectFrom('run_prompt_scores as s')
+      .innerJoin('runs as r', 'r.id', 's.run_id')
+      .innerJoin('prompts as p', 'p.id', 's.prompt_id')
+      .innerJoin('categories as c', 'c.id', 'p.category_id')
+      .select(SAMPLED_SCORE_COLUMNS)
+      .where('s.org_id', '=', orgId)
+      .where('r.org_id', '=', orgId)
+      .where('s.brand_id', 'in', scope.brandIds)
+      // Named prompt by prompt, so that the index (org, brand, prompt, scored_at) seeks each prompt's
+      // time range: without it a window's scores were found by reading every score of the brand
+      // (18 ms for the last days of a three-year brand, ~96,000 scores).
+      .where('s.prompt_id', 'in', (eb) =>
+        eb
+          .selectFrom('prompts')
+          .select('id')
+          .where('org_id', '=', orgId)
+          .where('brand_id', 'in', scope.brandIds),
+      )
+      .where(visibleRun)
+      .where(eligiblePrompt);
+    if (scope.categoryIds) query = query.where('s.category_id', 'in', scope.categoryIds);
+    if (options.scoredFrom !== undefined) query = query.where('s.scored_at', '>=', options.scoredFrom);
+    if (options.scoredBefore !== undefined) query = query.where('s.scored_at', '<', options.scoredBefore);
+    return query;
+  });
+  return rows;
 }
 
 /**
@@ -218,6 +223,17 @@ export async function recentScoresOfPrompts(
     .execute();
 }
 
+/** The visible scores of a brand's prompt `p` (the outer query's alias): a correlated subquery. */
+function visibleScoresOfPrompt(db: Db, orgId: number, brandId: number) {
+  return db
+    .selectFrom('run_prompt_scores as s')
+    .innerJoin('runs as r', 'r.id', 's.run_id')
+    .where('s.org_id', '=', orgId)
+    .where('s.brand_id', '=', brandId)
+    .where('s.prompt_id', '=', sql.ref<number>('p.id'))
+    .where(visibleRun);
+}
+
 /**
  * Each eligible prompt's latest visible score at or before a moment: the state a score history
  * starts from. One backward index seek per prompt, however long the history before it.
@@ -229,30 +245,26 @@ export async function latestScoresAt(
   at: string,
 ): Promise<SampledPromptRunScore[]> {
   if (scope.categoryIds?.length === 0) return [];
-  const latest = eligiblePromptsOf(db, orgId, scope).select((eb) => [
-    'p.id as promptId',
-    eb
-      .selectFrom('run_prompt_scores as s')
-      .innerJoin('runs as r', 'r.id', 's.run_id')
-      .select('s.run_id')
-      .where('s.org_id', '=', orgId)
-      .where('s.brand_id', '=', scope.brandId)
-      .whereRef('s.prompt_id', '=', 'p.id')
-      .where('s.scored_at', '<=', at)
-      .where(visibleRun)
-      .orderBy('s.scored_at', 'desc')
-      .orderBy('s.run_id', 'desc')
-      .limit(1)
-      .as('runId'),
-  ]);
-  return db
-    .selectFrom(latest.as('l'))
-    .innerJoin('run_prompt_scores as s', (join) =>
-      join.onRef('s.prompt_id', '=', 'l.promptId').onRef('s.run_id', '=', 'l.runId'),
-    )
-    .select(SAMPLED_SCORE_COLUMNS)
-    .where('s.org_id', '=', orgId)
-    .execute();
+  const { rows } = await executeShaped(db, 'latestScoresAt', { orgId, scope, at }, ({ orgId, scope, at }) => {
+    const latest = eligiblePromptsOf(db, orgId, scope).select([
+      'p.id as promptId',
+      visibleScoresOfPrompt(db, orgId, scope.brandId)
+        .select('s.run_id')
+        .where('s.scored_at', '<=', at)
+        .orderBy('s.scored_at', 'desc')
+        .orderBy('s.run_id', 'desc')
+        .limit(1)
+        .as('runId'),
+    ]);
+    return db
+      .selectFrom(latest.as('l'))
+      .innerJoin('run_prompt_scores as s', (join) =>
+        join.onRef('s.prompt_id', '=', 'l.promptId').onRef('s.run_id', '=', 'l.runId'),
+      )
+      .select(SAMPLED_SCORE_COLUMNS)
+      .where('s.org_id', '=', orgId);
+  });
+  return rows;
 }
 
 /** Per category, when the first visible scored run of its eligible prompts finished. */
@@ -262,25 +274,25 @@ export async function firstScoredAtByCategory(
   scope: { brandId: number; categoryIds?: readonly number[] },
 ): Promise<Map<number, string>> {
   if (scope.categoryIds?.length === 0) return new Map();
-  const firsts = eligiblePromptsOf(db, orgId, scope).select((eb) => [
-    'p.category_id as categoryId',
-    eb
-      .selectFrom('run_prompt_scores as s')
-      .innerJoin('runs as r', 'r.id', 's.run_id')
-      .select('s.scored_at')
-      .where('s.org_id', '=', orgId)
-      .where('s.brand_id', '=', scope.brandId)
-      .whereRef('s.prompt_id', '=', 'p.id')
-      .where(visibleRun)
-      .orderBy('s.scored_at')
-      .limit(1)
-      .as('first'),
-  ]);
-  const rows = await db
-    .selectFrom(firsts.as('f'))
-    .select((eb) => ['f.categoryId', eb.fn.min('f.first').as('first')])
-    .groupBy('f.categoryId')
-    .execute();
+  const { rows } = await executeShaped(
+    db,
+    'firstScoredAtByCategory',
+    { orgId, scope },
+    ({ orgId, scope }) => {
+      const firsts = eligiblePromptsOf(db, orgId, scope).select([
+        'p.category_id as categoryId',
+        visibleScoresOfPrompt(db, orgId, scope.brandId)
+          .select('s.scored_at')
+          .orderBy('s.scored_at')
+          .limit(1)
+          .as('first'),
+      ]);
+      return db
+        .selectFrom(firsts.as('f'))
+        .select((eb) => ['f.categoryId', eb.fn.min('f.first').as('first')])
+        .groupBy('f.categoryId');
+    },
+  );
   const byCategory = new Map<number, string>();
   for (const row of rows) if (row.first !== null) byCategory.set(row.categoryId, row.first);
   return byCategory;
