@@ -69,7 +69,8 @@ function placeholdersOf<I>(input: I, next = { index: 0 }): I {
  * Runs the statement `build` makes from `input`, built and compiled once per shape of `input`
  * under `name`. `build` must make the same statement for every call under one name but for the
  * values of `input`, which it may only pass into the statement (`sql` values, `where` operands,
- * `sql.join` lists); how many a list holds, and whether a member is there, may steer it.
+ * `sql.join` lists); how many a list holds, and whether a member is there (`=== undefined`, `=== null`;
+ * never a value's truth, which a placeholder always has), may steer it.
  */
 export async function executeShaped<I, R>(
   db: Db,
