@@ -1,4 +1,5 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
+import { recentlyUsed } from '../domain/recently-used.js';
 import type { Db } from './connect.ts';
 
 // Building an analytics statement through Kysely and compiling it cost the service thread more
@@ -30,7 +31,7 @@ interface Shape {
 
 /** Shapes kept per dialect: a few hundred occur; a bound against a caller that makes many. */
 const MAX_SHAPES = 2_000;
-const shapesByDialect = new WeakMap<object, Map<string, Shape>>();
+const shapesByDialect = new WeakMap<object, (key: string, make: () => Shape) => Shape>();
 
 const isValue = (input: unknown) =>
   typeof input === 'number' || typeof input === 'string' || typeof input === 'boolean';
@@ -83,19 +84,13 @@ export async function executeShaped<I, R>(
   const dialect = db.getExecutor().adapter;
   let shapes = shapesByDialect.get(dialect);
   if (!shapes) {
-    shapes = new Map();
+    shapes = recentlyUsed<Shape>(MAX_SHAPES);
     shapesByDialect.set(dialect, shapes);
   }
-  let shape = shapes.get(key);
-  if (shape) {
-    // Kept in the order of last use, so that the bound drops the shape unused longest.
-    shapes.delete(key);
-  } else {
+  const shape = shapes(key, () => {
     const compiled = build(placeholdersOf(input)).compile(db);
-    shape = { sql: compiled.sql, parameters: compiled.parameters };
-    if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
-  }
-  shapes.set(key, shape);
+    return { sql: compiled.sql, parameters: compiled.parameters };
+  });
   const parameters = shape.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p));
   return db.executeQuery(CompiledQuery.raw(shape.sql, parameters) as CompiledQuery<R>);
 }

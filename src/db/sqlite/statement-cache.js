@@ -1,6 +1,8 @@
 // @ts-check
 // JavaScript: the reader process loads it (open.js says why).
 
+import { recentlyUsed } from '../../domain/recently-used.js';
+
 /**
  * A prepared statement, whether it returns rows, and the names of its columns.
  * @typedef {{ statement: import('node:sqlite').StatementSync; reader: boolean; columns: string[] }} Prepared
@@ -19,22 +21,13 @@ const DEFAULT_SIZE = 500;
  * @returns {(sql: string) => Prepared}
  */
 export function statementCache(db, { size = DEFAULT_SIZE, returnArrays = false } = {}) {
-  /** @type {Map<string, Prepared>} */
-  const cache = new Map();
-  return (sql) => {
-    const hit = cache.get(sql);
-    if (hit) {
-      // Most recently used last, so the first entry is the one to drop.
-      cache.delete(sql);
-      cache.set(sql, hit);
-      return hit;
-    }
-    const statement = db.prepare(sql);
-    const columns = statement.columns().map((column) => column.name);
-    if (returnArrays) statement.setReturnArrays(true);
-    const prepared = { statement, reader: columns.length > 0, columns };
-    cache.set(sql, prepared);
-    if (cache.size > size) cache.delete(/** @type {string} */ (cache.keys().next().value));
-    return prepared;
-  };
+  /** @type {(sql: string, make: () => Prepared) => Prepared} */
+  const cached = recentlyUsed(size);
+  return (sql) =>
+    cached(sql, () => {
+      const statement = db.prepare(sql);
+      const columns = statement.columns().map((column) => column.name);
+      if (returnArrays) statement.setReturnArrays(true);
+      return { statement, reader: columns.length > 0, columns };
+    });
 }
