@@ -134,6 +134,15 @@ describe('rate limit over HTTP (limit 5 per minute)', () => {
   });
 });
 
+/** A deterministic stream of numbers in [0, 1) (a small LCG). */
+function lcg(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
 describe('MemoryRateLimitStore: exact rolling window (60 per 60 s)', () => {
   const hit = (store: MemoryRateLimitStore, at: number, bucket = 'k') => store.hit(bucket, 60, MINUTE, at);
 
@@ -181,12 +190,8 @@ describe('MemoryRateLimitStore: exact rolling window (60 per 60 s)', () => {
 
   it('matches the definition on a long irregular stream: never 61 in a minute, never refuses early', async () => {
     const store = new MemoryRateLimitStore();
-    // A deterministic stream of bursts and lulls (a small LCG), 5 000 requests over ~25 minutes.
-    let seed = 42;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    // A deterministic stream of bursts and lulls, 5 000 requests over ~25 minutes.
+    const next = lcg(42);
     let at = 0;
     const accepted: number[] = [];
     for (let i = 0; i < 5000; i++) {
@@ -198,5 +203,34 @@ describe('MemoryRateLimitStore: exact rolling window (60 per 60 s)', () => {
       if (decision.allowed) accepted.push(at);
     }
     assert.ok(accepted.length > 300 && accepted.length < 5000, 'the stream exercised both outcomes');
+  });
+
+  it('matches the definition with a high limit, whose window holds thousands of times', async () => {
+    // 1,000 a minute: the store drops the times that left the window in batches, so a window of
+    // this size crosses that path many times. Remaining and reset are checked too.
+    const store = new MemoryRateLimitStore();
+    const next = lcg(7);
+    let at = 0;
+    const accepted: number[] = [];
+    let first = 0; // accepted[first] is the oldest accepted time still inside (at - 60 s, at]
+    let refused = 0;
+    for (let i = 0; i < 30_000; i++) {
+      // Bursts of 3,000 requests ~20 ms apart (3,000 a minute), then lulls of 2,000 ~100 ms apart.
+      at += Math.floor(next() * (i % 5000 < 3000 ? 40 : 200));
+      while (first < accepted.length && (accepted[first] as number) <= at - MINUTE) first++;
+      const inWindow = accepted.length - first;
+      const decision = await store.hit('k', 1000, MINUTE, at);
+      assert.equal(decision.allowed, inWindow < 1000, `request ${i} at ${at} ms with ${inWindow} in window`);
+      if (decision.allowed) accepted.push(at);
+      else refused++;
+      const oldest = accepted[first] as number;
+      assert.equal(decision.remaining, 1000 - (accepted.length - first), `remaining after request ${i}`);
+      assert.equal(
+        decision.resetSeconds,
+        Math.max(1, Math.ceil((oldest + MINUTE - at) / 1000)),
+        `reset at ${i}`,
+      );
+    }
+    assert.ok(refused > 1000 && accepted.length > 10_000, 'the stream exercised both outcomes');
   });
 });

@@ -23,27 +23,40 @@ export interface RateLimitStore {
   ping?(): Promise<boolean>;
 }
 
+/** A bucket's accepted times, oldest first; those before `head` have left the window. */
+interface Bucket {
+  times: number[];
+  head: number;
+}
+
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly buckets = new Map<string, number[]>();
+  private readonly buckets = new Map<string, Bucket>();
   private sweeps = 0;
 
   async hit(bucket: string, limit: number, windowMs: number, now: number): Promise<RateLimitDecision> {
     const since = now - windowMs;
-    let times = this.buckets.get(bucket);
-    if (!times) {
-      times = [];
-      this.buckets.set(bucket, times);
+    let kept = this.buckets.get(bucket);
+    if (!kept) {
+      kept = { times: [], head: 0 };
+      this.buckets.set(bucket, kept);
     }
-    let expired = 0;
-    while (expired < times.length && (times[expired] as number) <= since) expired++;
-    if (expired > 0) times.splice(0, expired);
-    const allowed = times.length < limit;
+    const { times } = kept;
+    while (kept.head < times.length && (times[kept.head] as number) <= since) kept.head++;
+    // Expired times are skipped, and dropped only once they are most of the array: removing them
+    // from its front on every request moved the whole window's times each time, a cost that grew
+    // with the limit (docs/performance.md, "The rate limit's window").
+    if (kept.head >= 64 && kept.head * 2 >= times.length) {
+      times.splice(0, kept.head);
+      kept.head = 0;
+    }
+    const counted = times.length - kept.head;
+    const allowed = counted < limit;
     if (allowed) times.push(now);
     if (++this.sweeps % 10_000 === 0) this.sweep(since);
-    const oldest = times[0];
+    const oldest = times[kept.head];
     return {
       allowed,
-      remaining: Math.max(0, limit - times.length),
+      remaining: Math.max(0, limit - (times.length - kept.head)),
       resetSeconds: oldest === undefined ? 0 : Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
     };
   }
@@ -53,7 +66,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   private sweep(since: number): void {
-    for (const [bucket, times] of this.buckets) {
+    for (const [bucket, { times }] of this.buckets) {
       if (times.length === 0 || (times[times.length - 1] as number) <= since) this.buckets.delete(bucket);
     }
   }
