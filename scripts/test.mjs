@@ -27,14 +27,19 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // SQLite's reader processes, which PostgreSQL does not have.
 // `sightline start` is the embedded default (README); its parts on PostgreSQL (migrate, keys, the
 // demo seed, the served app) are tested there on their own. The demo's determinism is the
-// generator's (on PostgreSQL, parity.test compares the demo seeded there with SQLite's). The rest touch neither a database nor Redis
-// (pure computation, or engines behind fake vendor servers): the production pass would repeat them
-// word for word.
+// generator's (on PostgreSQL, parity.test compares the demo seeded there with SQLite's). The
+// OpenAPI document is built from the routes' schemas and the SDK's package is files: generating a
+// client from the one and installing and type-checking the other (~30 s of tsc and npm) do not
+// depend on the database that serves the requests (the SDK's calls on PostgreSQL are sdk.test's).
+// The rest touch neither a database nor Redis (pure computation, or engines behind fake vendor
+// servers): the production pass would repeat them word for word.
 const EMBEDDED_ONLY = new Set([
   'test/read-plans.test.ts',
   'test/reader-pool.test.ts',
   'test/cli-start.test.ts',
   'test/demo-determinism.test.ts',
+  'test/openapi-client.test.ts',
+  'test/sdk-package.test.ts',
   'test/analytics-blocks.test.ts',
   'test/analyzer.test.ts',
   'test/budget.test.ts',

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import {
   parseRetryAfter,
   Sightline,
@@ -29,9 +27,7 @@ import { freePort } from './support/server-process.ts';
 
 // The TypeScript SDK (clients/typescript) against a real server on the demo data: what it returns
 // is compared with the raw JSON of the same requests, and its errors with the contract's statuses.
-
-const root = join(import.meta.dirname, '..');
-const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+// The package as a newcomer installs it is sdk-package.test's.
 
 let demo: DemoContext;
 let baseUrl: string;
@@ -355,78 +351,5 @@ describe('errors through the SDK', () => {
     assert.equal(parseRetryAfter('Sat, 14 Mar 2026 05:11:00 GMT', now), 0);
     assert.equal(parseRetryAfter('soon', now), null);
     assert.equal(parseRetryAfter(null, now), null);
-  });
-});
-
-describe('the packed SDK', () => {
-  it('installs from its tarball into an empty project, type-checks there and runs on plain Node', async () => {
-    const sdk = join(root, 'clients', 'typescript');
-    const packed = spawnSync('npm', ['pack', '--pack-destination', dir], { cwd: sdk, encoding: 'utf8' });
-    assert.equal(packed.status, 0, packed.stdout + packed.stderr);
-    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-    assert.ok(tarball, 'npm pack wrote a tarball');
-
-    const project = join(dir, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{"name":"newcomer","private":true,"type":"module"}\n');
-    const install = spawnSync(
-      'npm',
-      ['install', join(dir, tarball), '--no-audit', '--no-fund', '--offline'],
-      {
-        cwd: project,
-        encoding: 'utf8',
-      },
-    );
-    assert.equal(install.status, 0, install.stdout + install.stderr);
-
-    // One program, run as JavaScript on plain Node (the tarball's dist/) and type-checked as
-    // TypeScript with the lines a TypeScript caller adds.
-    const program = [
-      "import { Sightline, SightlineNotFoundError } from '@sightline/sdk';",
-      'const sl = new Sightline({ apiKey: process.env.KEY, baseUrl: process.env.URL });',
-      'const brand = await sl.brands.get(Number(process.env.BRAND));',
-      'const names = [];',
-      "for await (const b of sl.brands.list({ sort: 'name', archived: true })) names.push(b.name);",
-      'const missing = await sl.brands.get(999999999).catch((e) => e instanceof SightlineNotFoundError);',
-      'console.log(JSON.stringify({ name: brand.name, brands: names.length, missing }));',
-    ];
-    writeFileSync(join(project, 'use.mjs'), program.join('\n'));
-    writeFileSync(
-      join(project, 'use.ts'),
-      [
-        ...program,
-        "import type { Brand, RunDetail } from '@sightline/sdk';",
-        "const typed: Pick<Brand, 'name' | 'averageScore'> = brand;",
-        "const next: RunDetail['responsesNext'] = null;",
-        // Type-checked only: `format: 'csv'` makes the answer text.
-        "const csv = (): Promise<string> => sl.brands.analytics(1, { format: 'csv', block: 'sources.items' });",
-        'export { typed, next, csv };',
-        'declare const process: { env: Record<string, string | undefined> };',
-      ].join('\n'),
-    );
-    // A browser-like consumer: the DOM library, no @types/node, the package's .d.ts checked too.
-    const tsc = spawnSync(
-      bin('tsc'),
-      ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'use.ts'],
-      { cwd: project, encoding: 'utf8' },
-    );
-    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
-
-    const brand = await sl.brands.get(demo.fixtures.brandId);
-    // Asynchronously: the server answering it runs in this process.
-    const run = await promisify(execFile)(process.execPath, ['use.mjs'], {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        KEY: demo.keys.acme,
-        URL: baseUrl,
-        BRAND: String(demo.fixtures.brandId),
-      },
-    });
-    assert.deepEqual(JSON.parse(run.stdout), {
-      name: brand.name,
-      brands: demo.brandIds.acme.length,
-      missing: true,
-    });
   });
 });
