@@ -9,12 +9,13 @@
 //   npm test -- test/a.test.ts ...   runs only those files, in both passes
 //
 // Each pass first prepares the template databases (test/support/templates.ts: the schema, and the
-// schema with the demo data) once; every test file's database is then a copy of one of them.
-import { spawnSync } from 'node:child_process';
+// schema with the demo data) once; every test file's database is then a copy of one of them. The
+// production pass's are prepared while the embedded pass runs (docs/notes/testing.md).
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { globSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, globSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -31,6 +32,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // OpenAPI document is built from the routes' schemas and the SDK's package is files: generating a
 // client from the one and installing and type-checking the other (~30 s of tsc and npm) do not
 // depend on the database that serves the requests (the SDK's calls on PostgreSQL are sdk.test's).
+// The examples run as examples/README.md runs them, against the embedded demo service.
 // The rest touch neither a database nor Redis (pure computation, or engines behind fake vendor
 // servers): the production pass would repeat them word for word.
 const EMBEDDED_ONLY = new Set([
@@ -40,6 +42,7 @@ const EMBEDDED_ONLY = new Set([
   'test/demo-determinism.test.ts',
   'test/openapi-client.test.ts',
   'test/sdk-package.test.ts',
+  'test/examples.test.ts',
   'test/analytics-blocks.test.ts',
   'test/analyzer.test.ts',
   'test/budget.test.ts',
@@ -80,21 +83,54 @@ const files = (requested.length > 0 ? requested : globSync('test/**/*.test.ts'))
   .sort()
   .sort((a, b) => rank(a) - rank(b));
 
-function runSuite(label, suiteFiles, env) {
+// Every test file is a process that loads the app's TypeScript; Node's compile cache lets the
+// second and later ones skip compiling it (as the CLI does for itself, bin/sightline.js).
+const envOf = (env) => ({ NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'), ...process.env, ...env });
+
+/**
+ * Prepares a pass's template databases in a process of its own, without waiting for it: the
+ * outcome, how long it took, and its output (kept in a file meanwhile: a pipe would not be read
+ * while a pass runs, and a full one would stop it).
+ */
+function prepareTemplates(env) {
+  const started = Date.now();
+  const log = join(mkdtempSync(join(tmpdir(), 'sightline-make-templates-')), 'output.log');
+  const out = openSync(log, 'w');
+  const child = spawn(process.execPath, ['test/support/make-templates.ts'], {
+    env: envOf(env),
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (ok) => {
+      if (settled) return;
+      settled = true;
+      const output = readFileSync(log);
+      rmSync(dirname(log), { recursive: true, force: true });
+      resolve({ ok, seconds: ((Date.now() - started) / 1000).toFixed(1), output });
+    };
+    child.on('error', () => done(false));
+    child.on('exit', (code) => done(code === 0));
+  });
+}
+
+/** Runs a pass once its templates (a `prepareTemplates` promise) are ready. */
+async function runSuite(label, suiteFiles, env, templatesReady) {
   if (suiteFiles.length === 0) return { label, status: 'PASSED', note: 'no test files for this pass' };
   process.stdout.write(`\n=== ${label}: ${suiteFiles.length} test files ===\n`);
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
-  // Every test file is a process that loads the app's TypeScript; Node's compile cache lets the
-  // second and later ones skip compiling it (as the CLI does for itself, bin/sightline.js).
-  const options = {
-    stdio: 'inherit',
-    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'), ...process.env, ...env },
-  };
-  const templates = spawnSync(process.execPath, ['test/support/make-templates.ts'], options);
-  if (templates.status !== 0) {
-    return { label, status: 'FAILED', note: `could not prepare the template databases (${seconds()} s)` };
+  const templates = await templatesReady;
+  if (!templates.ok) {
+    process.stderr.write(templates.output);
+    return {
+      label,
+      status: 'FAILED',
+      note: `could not prepare the template databases (${templates.seconds} s)`,
+    };
   }
+  const options = { stdio: 'inherit', env: envOf(env) };
   const run = spawnSync(
     process.execPath,
     [
@@ -108,7 +144,11 @@ function runSuite(label, suiteFiles, env) {
     ],
     options,
   );
-  return { label, status: run.status === 0 ? 'PASSED' : 'FAILED', note: `${seconds()} s` };
+  return {
+    label,
+    status: run.status === 0 ? 'PASSED' : 'FAILED',
+    note: `${seconds()} s; its templates took ${templates.seconds} s`,
+  };
 }
 
 /** Why PostgreSQL or Redis cannot be used, or undefined when both answer. */
@@ -166,19 +206,33 @@ async function dropLeftovers(prefix) {
 }
 
 const results = [];
+const productionLabel = 'production pass (PostgreSQL + Redis)';
+const reason = await unreachable();
+const prefix = `sl_test_${randomBytes(4).toString('hex')}`;
+const productionEnv = {
+  TEST_DATABASE_URL: databaseUrl,
+  TEST_REDIS_URL: redisUrl,
+  TEST_DATABASE_PREFIX: prefix,
+  TEST_TEMPLATES: `${prefix}_tpl`,
+};
+// The production pass's templates are prepared while the embedded pass runs: seeding the demo on
+// PostgreSQL is ~45 s, most of it the database server's own work in one transaction, which leaves
+// cores the embedded pass's test files use meanwhile.
+const productionTemplates = reason ? undefined : prepareTemplates(productionEnv);
+
 // Kept until the end: the production pass's parity.test copies its SQLite side from them.
 const sqliteTemplates = mkdtempSync(join(tmpdir(), 'sightline-templates-'));
 process.on('exit', () => rmSync(sqliteTemplates, { recursive: true, force: true }));
+const embeddedEnv = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES: sqliteTemplates };
 results.push(
-  runSuite(
+  await runSuite(
     'embedded pass (SQLite, in-memory rate limit)',
     files.filter((f) => !SERVICE_ONLY.has(f)),
-    { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES: sqliteTemplates },
+    embeddedEnv,
+    prepareTemplates(embeddedEnv),
   ),
 );
 
-const productionLabel = 'production pass (PostgreSQL + Redis)';
-const reason = await unreachable();
 if (reason) {
   const banner = '!'.repeat(100);
   if (ci) {
@@ -199,18 +253,12 @@ if (reason) {
     results.push({ label: productionLabel, status: 'SKIPPED', note: reason });
   }
 } else {
-  const prefix = `sl_test_${randomBytes(4).toString('hex')}`;
   results.push(
-    runSuite(
+    await runSuite(
       productionLabel,
       files.filter((f) => !EMBEDDED_ONLY.has(f)),
-      {
-        TEST_DATABASE_URL: databaseUrl,
-        TEST_REDIS_URL: redisUrl,
-        TEST_DATABASE_PREFIX: prefix,
-        TEST_TEMPLATES: `${prefix}_tpl`,
-        TEST_SQLITE_TEMPLATES: sqliteTemplates,
-      },
+      { ...productionEnv, TEST_SQLITE_TEMPLATES: sqliteTemplates },
+      productionTemplates,
     ),
   );
   await dropLeftovers(prefix);
