@@ -11,8 +11,9 @@
 // Each pass first prepares the template databases (test/support/templates.ts: the schema, and the
 // schema with the demo data) once; every test file's database is then a copy of one of them. The
 // production pass's are prepared while the embedded pass runs (docs/notes/testing.md).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { closeSync, globSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -130,8 +131,8 @@ async function runSuite(label, suiteFiles, env, templatesReady) {
       note: `could not prepare the template databases (${templates.seconds} s)`,
     };
   }
-  const options = { stdio: 'inherit', env: envOf(env) };
-  const run = spawnSync(
+  // Not spawnSync: the other pass's templates, prepared meanwhile, must be seen ending on time.
+  const run = spawn(
     process.execPath,
     [
       '--test',
@@ -142,11 +143,12 @@ async function runSuite(label, suiteFiles, env, templatesReady) {
       '--test-reporter-destination=stdout',
       ...suiteFiles,
     ],
-    options,
+    { stdio: 'inherit', env: envOf(env) },
   );
+  const [code] = await once(run, 'exit');
   return {
     label,
-    status: run.status === 0 ? 'PASSED' : 'FAILED',
+    status: code === 0 ? 'PASSED' : 'FAILED',
     note: `${seconds()} s; its templates took ${templates.seconds} s`,
   };
 }
