@@ -116,7 +116,7 @@ function prepareTemplates(env) {
   });
 }
 
-/** Runs a pass once its templates (a `prepareTemplates` promise) are ready. */
+/** Runs a pass once its templates (a `prepareTemplates` promise; none without files) are ready. */
 async function runSuite(label, suiteFiles, env, templatesReady) {
   if (suiteFiles.length === 0) return { label, status: 'PASSED', note: 'no test files for this pass' };
   process.stdout.write(`\n=== ${label}: ${suiteFiles.length} test files ===\n`);
@@ -208,6 +208,11 @@ async function dropLeftovers(prefix) {
 }
 
 const results = [];
+const embeddedFiles = files.filter((f) => !SERVICE_ONLY.has(f));
+const productionFiles = files.filter((f) => !EMBEDDED_ONLY.has(f));
+// A pass with no files to run (`npm test -- <files of one pass>`) prepares nothing: a seed nobody
+// waits for would still be running when the runner drops the pass's databases.
+const templatesFor = (suiteFiles, env) => (suiteFiles.length > 0 ? prepareTemplates(env) : undefined);
 const productionLabel = 'production pass (PostgreSQL + Redis)';
 const reason = await unreachable();
 const prefix = `sl_test_${randomBytes(4).toString('hex')}`;
@@ -220,7 +225,7 @@ const productionEnv = {
 // The production pass's templates are prepared while the embedded pass runs: seeding the demo on
 // PostgreSQL is ~45 s, most of it the database server's own work in one transaction, which leaves
 // cores the embedded pass's test files use meanwhile.
-const productionTemplates = reason ? undefined : prepareTemplates(productionEnv);
+const productionTemplates = reason ? undefined : templatesFor(productionFiles, productionEnv);
 
 // Kept until the end: the production pass's parity.test copies its SQLite side from them.
 const sqliteTemplates = mkdtempSync(join(tmpdir(), 'sightline-templates-'));
@@ -229,9 +234,9 @@ const embeddedEnv = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_TEMPLATES:
 results.push(
   await runSuite(
     'embedded pass (SQLite, in-memory rate limit)',
-    files.filter((f) => !SERVICE_ONLY.has(f)),
+    embeddedFiles,
     embeddedEnv,
-    prepareTemplates(embeddedEnv),
+    templatesFor(embeddedFiles, embeddedEnv),
   ),
 );
 
@@ -258,7 +263,7 @@ if (reason) {
   results.push(
     await runSuite(
       productionLabel,
-      files.filter((f) => !EMBEDDED_ONLY.has(f)),
+      productionFiles,
       { ...productionEnv, TEST_SQLITE_TEMPLATES: sqliteTemplates },
       productionTemplates,
     ),
