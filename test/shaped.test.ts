@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { executeShaped } from '../src/db/shaped.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
+import { insertOrg } from './support/fixtures.ts';
 
 // Statements built and compiled once per shape (src/db/shaped.ts), on the suite's database (SQLite,
 // or PostgreSQL in the production pass): each call reads its own values through the kept text.
@@ -13,22 +14,8 @@ describe('statements compiled once per shape', () => {
 
   before(async () => {
     ctx = await createTestContext();
-    for (const slug of ['alpha', 'beta', 'gamma']) {
-      const row = await ctx.dbs.primary
-        .insertInto('organizations')
-        .values({
-          slug,
-          name: slug,
-          plan: 'pro',
-          api_access: 0,
-          timezone: 'UTC',
-          free_report_used: 0,
-          created_at: '2026-01-01T00:00:00.000Z',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      ids[slug] = row.id;
-    }
+    for (const slug of ['alpha', 'beta', 'gamma'])
+      ids[slug] = await insertOrg(ctx.dbs.primary, slug, { plan: 'pro' });
   });
   after(() => ctx.close());
 
