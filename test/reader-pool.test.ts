@@ -109,3 +109,23 @@ it('answers 503 with Retry-After when the fresh reader dies under the statement 
   assert.equal(next.statusCode, 200, 'a fresh reader serves the next request');
   assert.deepEqual(next.json(), { n: COUNT_TO });
 });
+
+it("gives each row its columns by name, the last of a repeated name winning, as node:sqlite's own rows", async () => {
+  const { rows } = await sql<Record<string, unknown>>`
+    select 1 as a, 'x' as "we""ird\\ name", 2 as a, null as "__proto__", 3.5 as "constructor"
+    union all select 4, 'y', 5, 6, 7`.execute(ctx.dbs.read);
+  const names = ['a', 'we"ird\\ name', '__proto__', 'constructor'];
+  const values = [
+    [2, 'x', null, 3.5],
+    [5, 'y', 6, 7],
+  ];
+  assert.equal(rows.length, values.length);
+  for (const [i, row] of rows.entries()) {
+    assert.deepEqual(Object.keys(row), names);
+    assert.deepEqual(
+      names.map((name) => Object.getOwnPropertyDescriptor(row, name)?.value),
+      values[i],
+    );
+    assert.equal(Object.getPrototypeOf(row), Object.prototype, 'a column named __proto__ is a column');
+  }
+});
