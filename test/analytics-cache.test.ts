@@ -229,6 +229,27 @@ describe('analytics cache', () => {
     assert.equal(after.body.coverage.usableSampleCount, before.body.coverage.usableSampleCount + 1);
   });
 
+  it('names a renamed brand and competitor in the next answer, its sums kept', async () => {
+    const url = `/api/brands/${f.brandId}/analytics/?range=90d`;
+    setNow(NOW);
+    await cachedGet(url);
+    const names = (body: { shareOfVoice: { visible: { name: string }[] } }) =>
+      body.shareOfVoice.visible.map((item) => item.name).sort();
+    assert.deepEqual(names((await both(url)).body), ['Acme', 'Globex']);
+    const rename = (table: 'brands' | 'competitors', from: string, to: string) =>
+      ctx.dbs.primary.updateTable(table).set({ name: to }).where('name', '=', from).execute();
+    await rename('brands', 'Acme', 'Acme Renamed');
+    await rename('competitors', 'Globex', 'Globex Corporation');
+    try {
+      const after = await both(url);
+      assert.deepEqual(names(after.body), ['Acme Renamed', 'Globex Corporation']);
+      assert.ok(after.hits > 0, 'the sides were served from the cache');
+    } finally {
+      await rename('brands', 'Acme Renamed', 'Acme');
+      await rename('competitors', 'Globex Corporation', 'Globex');
+    }
+  });
+
   it('answers score histories as a fresh computation does', async () => {
     setNow(NOW);
     for (const base of [

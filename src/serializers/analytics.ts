@@ -61,12 +61,11 @@ function presentShare(item: ShareItem) {
   };
 }
 
-export function presentAnalytics(
-  data: WindowData,
-  brand: { id: number; name: string; categoryId: number | null },
-) {
-  const { window, current, previous } = data;
-  const label = windowLabel(window);
+type Brand = { id: number; name: string; categoryId: number | null };
+
+/** Everything in an analytics body but its window and the window's label. */
+function figuresOf(data: WindowData, brand: Brand) {
+  const { current, previous } = data;
   const m = metrics(current, previous);
   const voice = shareOfVoice({ brand, competitors: data.competitors, current, previous });
   const cited = sources(current, previous);
@@ -80,30 +79,13 @@ export function presentAnalytics(
     totalSamples: p.totalSamples,
   });
   return {
-    window: {
-      range: window.range,
-      start: window.start.toISOString(),
-      end: window.end.toISOString(),
-      asOf: window.asOf.toISOString(),
-      timezone: window.timezone,
-      selection: window.selection,
-      previous: window.previous && {
-        start: window.previous.start.toISOString(),
-        end: window.previous.end.toISOString(),
-      },
-      bounds: { earliestObservationAt: data.earliestObservationAt },
-    },
     metrics: {
-      scope: SCOPE,
-      label,
       sampleCount: m.sampleCount,
       mentionRate: presentRatio(m.mentionRate, roundRate),
       avgRank: presentRatio(m.avgRank, roundRank),
       sentiment: m.sentiment,
     },
     shareOfVoice: {
-      scope: SCOPE,
-      label,
       visible: voice.visible.map(presentShare),
       hidden: voice.hidden.map(presentShare),
     },
@@ -124,8 +106,6 @@ export function presentAnalytics(
       })),
     },
     platforms: {
-      scope: SCOPE,
-      label,
       apiPlatforms: engines.byModel.map((p) => ({
         model: p.key,
         modelLabel: p.label,
@@ -142,6 +122,52 @@ export function presentAnalytics(
       comparableFrom: data.comparableFrom,
       ...current.classification.coverage,
     },
+  };
+}
+
+type Figures = ReturnType<typeof figuresOf>;
+
+// The figures worked out last from each current side, by the side itself. A side served from the
+// analytics cache is the very object kept there, so a window asked again (its ends moved by the
+// clock) or after a commit elsewhere finds its figures here instead of working out intervals and
+// shares anew (docs/performance.md, "Figures kept with their sides"). What else they rest on is
+// compared: the previous side by identity, the brand, its competitors and comparableFrom by value.
+// Held weakly: an entry goes when its side leaves the cache. The figures are never changed once
+// made, so bodies may share them.
+const figuresBySide = new WeakMap<object, { previous: object | null; inputs: string; figures: Figures }>();
+
+function keptFigures(data: WindowData, brand: Brand): Figures {
+  const inputs = JSON.stringify([brand, data.competitors, data.comparableFrom]);
+  const held = figuresBySide.get(data.current);
+  if (held && held.previous === data.previous && held.inputs === inputs) return held.figures;
+  const figures = figuresOf(data, brand);
+  figuresBySide.set(data.current, { previous: data.previous, inputs, figures });
+  return figures;
+}
+
+export function presentAnalytics(data: WindowData, brand: Brand) {
+  const { window } = data;
+  const label = windowLabel(window);
+  const figures = keptFigures(data, brand);
+  return {
+    window: {
+      range: window.range,
+      start: window.start.toISOString(),
+      end: window.end.toISOString(),
+      asOf: window.asOf.toISOString(),
+      timezone: window.timezone,
+      selection: window.selection,
+      previous: window.previous && {
+        start: window.previous.start.toISOString(),
+        end: window.previous.end.toISOString(),
+      },
+      bounds: { earliestObservationAt: data.earliestObservationAt },
+    },
+    metrics: { scope: SCOPE, label, ...figures.metrics },
+    shareOfVoice: { scope: SCOPE, label, ...figures.shareOfVoice },
+    sources: figures.sources,
+    platforms: { scope: SCOPE, label, ...figures.platforms },
+    coverage: figures.coverage,
   };
 }
 
