@@ -132,16 +132,24 @@ type Figures = ReturnType<typeof figuresOf>;
 // clock) or after a commit elsewhere finds its figures here instead of working out intervals and
 // shares anew (docs/performance.md, "Figures kept with their sides"). What else they rest on is
 // compared: the previous side by identity, the brand, its competitors and comparableFrom by value.
-// Held weakly: an entry goes when its side leaves the cache. The figures are never changed once
-// made, so bodies may share them.
-const figuresBySide = new WeakMap<object, { previous: object | null; inputs: string; figures: Figures }>();
+// Both sides are held weakly: an entry goes when its current side leaves the cache, and does not
+// keep a previous side the cache has let go. The figures are never changed once made, so bodies
+// may share them.
+const figuresBySide = new WeakMap<
+  object,
+  { previous: WeakRef<object> | null; inputs: string; figures: Figures }
+>();
 
 function keptFigures(data: WindowData, brand: Brand): Figures {
   const inputs = JSON.stringify([brand, data.competitors, data.comparableFrom]);
   const held = figuresBySide.get(data.current);
-  if (held && held.previous === data.previous && held.inputs === inputs) return held.figures;
+  // A previous side gone from memory is not the one asked with: deref() gives undefined then.
+  const samePrevious =
+    held && (held.previous === null ? data.previous === null : held.previous.deref() === data.previous);
+  if (held && samePrevious && held.inputs === inputs) return held.figures;
   const figures = figuresOf(data, brand);
-  figuresBySide.set(data.current, { previous: data.previous, inputs, figures });
+  const previous = data.previous && new WeakRef(data.previous);
+  figuresBySide.set(data.current, { previous, inputs, figures });
   return figures;
 }
 
