@@ -4,6 +4,7 @@ import {
   platforms,
   type Ratio,
   type ShareItem,
+  type ShareOfVoiceInput,
   shareOfVoice,
   sources,
 } from '../domain/analytics.ts';
@@ -61,7 +62,7 @@ function presentShare(item: ShareItem) {
   };
 }
 
-type Brand = { id: number; name: string; categoryId: number | null };
+type Brand = ShareOfVoiceInput['brand'];
 
 /** Everything in an analytics body but its window and the window's label. */
 function figuresOf(data: WindowData, brand: Brand) {
@@ -144,12 +145,14 @@ function keptFigures(data: WindowData, brand: Brand): Figures {
   const inputs = JSON.stringify([brand, data.competitors, data.comparableFrom]);
   const held = figuresBySide.get(data.current);
   // A previous side gone from memory is not the one asked with: deref() gives undefined then.
-  const samePrevious =
-    held && (held.previous === null ? data.previous === null : held.previous.deref() === data.previous);
-  if (held && samePrevious && held.inputs === inputs) return held.figures;
+  const previous = held?.previous === null ? null : held?.previous.deref();
+  if (held && held.inputs === inputs && previous === data.previous) return held.figures;
   const figures = figuresOf(data, brand);
-  const previous = data.previous && new WeakRef(data.previous);
-  figuresBySide.set(data.current, { previous, inputs, figures });
+  figuresBySide.set(data.current, {
+    previous: data.previous && new WeakRef(data.previous),
+    inputs,
+    figures,
+  });
   return figures;
 }
 
