@@ -38,8 +38,9 @@ function isStaleResultType(error: unknown): boolean {
  * (docs/performance.md, "Prepared statements on PostgreSQL"). The texts vary with a window's
  * blocks and prompt lists, so at most `limit` are kept, the least recently used deallocated past
  * that; names are never reused, so a late deallocation cannot meet a new text. Plans stay custom
- * (`plan_cache_mode`): a generic plan, chosen once for every organization's parameters, measured
- * no faster here and could suit a small organization's data and not a large one's.
+ * (`plan_cache_mode`): a generic plan, chosen once for every organization's parameters, spared the
+ * analytics windows their planning but made the light routes slower (docs/performance.md,
+ * "Planning on PostgreSQL"), and could suit a small organization's data and not a large one's.
  */
 function prepareStatements(client: pg.PoolClient, limit: number): void {
   const names = new Map<string, string>();
