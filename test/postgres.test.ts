@@ -4,11 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
+import { GENERIC_PLAN } from '../src/db/plan-hint.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg, mintKey } from './support/fixtures.ts';
+import { BrandFixture, insertOrg, mintKey } from './support/fixtures.ts';
 import { createTestDatabase } from './support/services.ts';
 
 // Production mode on PostgreSQL: the per-request cap enforced server-side by statement_timeout,
@@ -332,5 +333,69 @@ describe('PostgreSQL: prepared statements on the read pool (DATABASE_PREPARED_ST
     await sql`alter table prepared_probe add column note text default 'x'`.execute(ctx.dbs.primary);
     assert.deepEqual(await read(), [{ id: 1, note: 'x' }]);
     assert.deepEqual(await read(), [{ id: 1, note: 'x' }]);
+  });
+});
+
+describe('PostgreSQL: the analytics windows planned once per connection', () => {
+  let ctx: TestContext;
+
+  before(async () => {
+    // One read connection: every statement below is prepared, and its plans counted, on it.
+    ctx = await createTestContext({ databasePoolSize: 1 });
+  });
+  after(() => ctx?.close());
+
+  /** The read connection's prepared statements and how often each ran on a generic or custom plan. */
+  const prepared = async () =>
+    (
+      await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+        select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(ctx.dbs.read)
+    ).rows.map((row) => ({
+      statement: row.statement,
+      plans: [Number(row.generic_plans), Number(row.custom_plans)],
+    }));
+  const isMarked = (statement: string) => statement.startsWith(GENERIC_PLAN);
+
+  it('switches the connection to generic plans for a marked text, and back for any other', async () => {
+    const mode = async (marked: boolean) =>
+      (
+        await sql<{
+          mode: string;
+        }>`${sql.raw(marked ? GENERIC_PLAN : '')}select current_setting('plan_cache_mode') as mode, ${1}::int as one`.execute(
+          ctx.dbs.read,
+        )
+      ).rows[0]?.mode;
+    assert.equal(await mode(true), 'force_generic_plan');
+    assert.equal(await mode(false), 'force_custom_plan');
+    assert.equal(await mode(true), 'force_generic_plan');
+    const probes = (await prepared()).filter((p) => p.statement.includes('current_setting'));
+    // [generic, custom]: the marked text ran twice on its one generic plan, the other once on a
+    // plan made for its value.
+    assert.deepEqual(probes.find((p) => isMarked(p.statement))?.plans, [2, 0]);
+    assert.deepEqual(probes.find((p) => !isMarked(p.statement))?.plans, [0, 1]);
+  });
+
+  it("runs every statement of a brand's analytics on generic plans, and the brand's lookup on its own", async () => {
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    const key = await mintKey(ctx.dbs.primary, orgId);
+    const brand = await BrandFixture.insert(ctx.dbs.primary, orgId, { name: 'Acme' });
+    const category = await brand.category();
+    const prompt = await brand.prompt(category);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+    const res = await ctx.app.inject({
+      url: `/api/brands/${brand.brandId}/analytics/?range=30d`,
+      headers: bearer(key),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().metrics.mentionRate.value, 1);
+    const statements = (await prepared()).filter((p) => !p.statement.includes('current_setting'));
+    const windows = statements.filter((p) => isMarked(p.statement));
+    // The bounds, the competitors, the runs at the ends, the stamps, the coverage and the sums.
+    assert.ok(windows.length >= 6, `${windows.length} marked statements`);
+    for (const p of windows) assert.equal(p.plans[1], 0, p.statement);
+    const lookups = statements.filter((p) => !isMarked(p.statement) && p.statement.includes('from "brands"'));
+    assert.ok(lookups.length > 0);
+    for (const p of lookups) assert.equal(p.plans[0], 0, p.statement);
   });
 });

@@ -26,6 +26,11 @@ import { executeShaped } from './shaped.ts';
 //   + the legacy rows of the prompts that fall back to them in this window,
 // which is exactly the usable data, for a fraction of the rows a per-prompt sum reads.
 
+// Every statement here reads the aggregates of a window or names them for the analytics cache:
+// on PostgreSQL planned once per connection (db/plan-hint.ts), the same plan for every window.
+const windowStatement: typeof executeShaped = (db, name, input, build) =>
+  executeShaped(db, name, input, build, { genericPlan: true });
+
 /** A brand, or one category of it. */
 export interface Scope {
   orgId: number;
@@ -159,7 +164,7 @@ function usableSum<R, T>(
   return async (db, usable) => {
     if (isEmpty(usable.cover)) return [];
     const build = (at: Usable) => sum.select(usableRows(db, sum, at));
-    const { rows } = await executeShaped(db, sum.name, usable, build);
+    const { rows } = await windowStatement(db, sum.name, usable, build);
     return rows.map(sum.row);
   };
 }
@@ -175,7 +180,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Answers per eligible prompt × methodology × outcome in the window: what coverage counts. */
 export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promise<PromptGroup[]> {
   if (isEmpty(cover)) return [];
-  const result = await executeShaped(db, 'windowCoverage', { scope, cover }, ({ scope, cover }) => {
+  const result = await windowStatement(db, 'windowCoverage', { scope, cover }, ({ scope, cover }) => {
     const where = sql`org_id = ${scope.orgId} and category_id in (${eligibleCategories(db, scope)})
       and prompt_id in (${promptsOf(db, scope, true)})`;
     const parts = inWindow('coverage', refs([...COVERAGE_KEYS, 'answers', 'weight']), where, cover);
@@ -371,7 +376,7 @@ export async function observationBounds(
   db: Db,
   scope: Scope,
 ): Promise<{ earliest: string | null; comparableFrom: string | null }> {
-  const result = await executeShaped(db, 'observationBounds', scope, (scope) => {
+  const result = await windowStatement(db, 'observationBounds', scope, (scope) => {
     const firstOf = (methodology: string) => sql<
       string | null
     >`(select min(o.finished_at) from agg_run_coverage o
@@ -391,7 +396,7 @@ export async function observationBounds(
 
 /** Every competitor of the brand (mentions may name one tracked in another category). */
 export async function brandCompetitors(db: Db, orgId: number, brandId: number): Promise<CompetitorInfo[]> {
-  const { rows } = await executeShaped(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
+  const { rows } = await windowStatement(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
     db
       .selectFrom('competitors')
       .select(['id', 'category_id', 'name', 'canonical_key'])
@@ -421,7 +426,7 @@ export async function runSpans(
   ranges: readonly TimeRange[],
 ): Promise<(string | null)[]> {
   if (ranges.length === 0) return [];
-  const result = await executeShaped(db, 'runSpans', { scope, ranges }, ({ scope, ranges }) => {
+  const result = await windowStatement(db, 'runSpans', { scope, ranges }, ({ scope, ranges }) => {
     const owner =
       scope.categoryId === undefined
         ? sql`brand_id = ${scope.brandId}`
@@ -455,7 +460,7 @@ export async function categoryRunSpans(
   brandId: number,
   range: TimeRange,
 ): Promise<Map<number, string>> {
-  const result = await executeShaped(
+  const result = await windowStatement(
     db,
     'categoryRunSpans',
     { orgId, brandId, range },
@@ -531,7 +536,7 @@ async function stampRows(
 ): Promise<{ part: number; id: number; n: number; value: number }[]> {
   const days = ranges.map((range) => generationDaysTouched(range.startMs, range.endMs));
   const input = { orgId, brandId: scope.brandId, categoryIds: scope.categoryIds, days };
-  const result = await executeShaped(db, 'stampRows', input, ({ orgId, brandId, categoryIds, days }) => {
+  const result = await windowStatement(db, 'stampRows', input, ({ orgId, brandId, categoryIds, days }) => {
     const inScope = (column: string) =>
       categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(categoryIds)})` : sql``;
     const generations = days.flatMap((touched, i) => {

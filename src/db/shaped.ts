@@ -1,6 +1,7 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
 import { recentlyUsed } from '../domain/recently-used.js';
 import type { Db } from './connect.ts';
+import { GENERIC_PLAN } from './plan-hint.ts';
 
 // Building an analytics statement through Kysely and compiling it cost the service thread more
 // than SQLite takes to run most of them (docs/performance.md, "Statements compiled once per
@@ -71,13 +72,15 @@ function placeholdersOf<I>(input: I, next = { index: 0 }): I {
  * under `name`. `build` must make the same statement for every call under one name but for the
  * values of `input`, which it may only pass into the statement (`sql` values, `where` operands,
  * `sql.join` lists); how many a list holds, and whether a member is there (`=== undefined`, `=== null`;
- * never a value's truth, which a placeholder always has), may steer it.
+ * never a value's truth, which a placeholder always has), may steer it. With `genericPlan`, the
+ * text asks PostgreSQL to plan it once per connection (plan-hint.ts).
  */
 export async function executeShaped<I, R>(
   db: Db,
   name: string,
   input: I,
   build: (input: I) => { compile(db: Db): CompiledQuery<R> },
+  options: { genericPlan?: boolean } = {},
 ): Promise<QueryResult<R>> {
   const values: unknown[] = [];
   const key = `${name} ${shapeOf(input, values)}`;
@@ -89,7 +92,7 @@ export async function executeShaped<I, R>(
   }
   const shape = shapes(key, () => {
     const compiled = build(placeholdersOf(input)).compile(db);
-    return { sql: compiled.sql, parameters: compiled.parameters };
+    return { sql: (options.genericPlan ? GENERIC_PLAN : '') + compiled.sql, parameters: compiled.parameters };
   });
   const parameters = shape.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p));
   return db.executeQuery(CompiledQuery.raw(shape.sql, parameters) as CompiledQuery<R>);

@@ -1,6 +1,7 @@
 import { type Dialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { interceptDialect } from '../intercept.ts';
+import { GENERIC_PLAN } from '../plan-hint.ts';
 import { connectionLoss } from './connection-loss.ts';
 import { statementBudget } from './statement-budget.ts';
 import { installTypeParsers } from './type-parsers.ts';
@@ -37,16 +38,21 @@ function isStaleResultType(error: unknown): boolean {
  * and analyses a text once per connection: the API's reads repeat the same texts
  * (docs/performance.md, "Prepared statements on PostgreSQL"). The texts vary with a window's
  * blocks and prompt lists, so at most `limit` are kept, the least recently used deallocated past
- * that; names are never reused, so a late deallocation cannot meet a new text. Plans stay custom
- * (`plan_cache_mode`): a generic plan, chosen once for every organization's parameters, spared the
- * analytics windows their planning but made the light routes slower (docs/performance.md,
- * "Planning on PostgreSQL"), and could suit a small organization's data and not a large one's.
+ * that; names are never reused, so a late deallocation cannot meet a new text. Plans are made for
+ * each call's values (`plan_cache_mode = force_custom_plan`), except for a text that starts with
+ * GENERIC_PLAN: the analytics windows' statements, whose planning cost as much as running them and
+ * whose plans are the same index reads for any organization. Their generic plan is made once per
+ * connection; for every other statement one made without the values was slower (docs/performance.md,
+ * "Planning on PostgreSQL"). The mode belongs to the session, so the connection is switched before
+ * a statement of the other kind (a round trip, only when the kind changes).
  */
 function prepareStatements(client: pg.PoolClient, limit: number): void {
   const names = new Map<string, string>();
   const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
     .connection.parsedStatements;
   let seq = 0;
+  // What the connect handler set.
+  let planMode = 'force_custom_plan';
   const query = client.query.bind(client) as Query;
   // Awaited: node-postgres is to stop queueing a statement behind one still running.
   const forget = async (text: string, name: string) => {
@@ -64,6 +70,11 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
       names.delete(config);
     }
     names.set(config, name);
+    const mode = config.startsWith(GENERIC_PLAN) ? 'force_generic_plan' : 'force_custom_plan';
+    if (mode !== planMode) {
+      await query(`set plan_cache_mode = ${mode}`);
+      planMode = mode;
+    }
     try {
       return await query({ name, text: config, values });
     } catch (error) {
