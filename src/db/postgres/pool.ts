@@ -33,6 +33,10 @@ function isStaleResultType(error: unknown): boolean {
   );
 }
 
+// What every read connection starts with (the connect handler below), and what a marked text asks for.
+const CUSTOM_PLANS = 'force_custom_plan';
+const GENERIC_PLANS = 'force_generic_plan';
+
 /**
  * Sends each statement with parameters as a named prepared statement, so that PostgreSQL parses
  * and analyses a text once per connection: the API's reads repeat the same texts
@@ -51,8 +55,7 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
   const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
     .connection.parsedStatements;
   let seq = 0;
-  // What the connect handler set.
-  let planMode = 'force_custom_plan';
+  let planMode = CUSTOM_PLANS;
   const query = client.query.bind(client) as Query;
   // Awaited: node-postgres is to stop queueing a statement behind one still running.
   const forget = async (text: string, name: string) => {
@@ -70,7 +73,7 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
       names.delete(config);
     }
     names.set(config, name);
-    const mode = config.startsWith(GENERIC_PLAN) ? 'force_generic_plan' : 'force_custom_plan';
+    const mode = config.startsWith(GENERIC_PLAN) ? GENERIC_PLANS : CUSTOM_PLANS;
     if (mode !== planMode) {
       await query(`set plan_cache_mode = ${mode}`);
       planMode = mode;
@@ -113,7 +116,7 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
     // Timestamps must come back, and date arithmetic must happen, in UTC as on SQLite. A SET
     // rather than a startup option works behind poolers that reject unknown startup parameters.
     // One statement for both: node-postgres is to stop queueing a statement behind one running.
-    const plans = options.preparedStatements > 0 ? '; set plan_cache_mode = force_custom_plan' : '';
+    const plans = options.preparedStatements > 0 ? `; set plan_cache_mode = ${CUSTOM_PLANS}` : '';
     client.query(`set time zone 'UTC'${plans}`).catch(() => {});
     if (options.preparedStatements > 0) prepareStatements(client, options.preparedStatements);
   });
