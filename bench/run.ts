@@ -13,10 +13,12 @@
 //                                  postgres://postgres@127.0.0.1:5432/test, names the server; the copy is
 //                                  database sightline_bench there, kept for --reuse; a superuser, as the
 //                                  copy loads tables without checking references until they all are)
+import { fork } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import { buildApp } from '../src/app.ts';
 import { generateKey, hashSecret } from '../src/auth/keys.ts';
@@ -259,9 +261,12 @@ async function main(): Promise<void> {
     line(`${label.padEnd(34)}${columns.join(' | ')}`);
   }
   // What a dashboard meets most: the first request after a commit. One that leaves the brand
-  // alone (here a key's last-used time; monitoring's answers, other tenants' imports and catalog
-  // edits are others) keeps the analytics sums; a run of the brand refreshed again moves the
-  // generation of its days, so the current side of a rolling window is read afresh.
+  // alone (here a key's last-used time, which the service itself writes; monitoring's answers,
+  // other tenants' imports and catalog edits are others) keeps the analytics sums; a run of the
+  // brand refreshed again moves the generation of its days, so the current side of a rolling
+  // window is read afresh. That refresh is written by another process, as `sightline worker` and
+  // `sightline runs import` write runs in production (bench/refresher.ts).
+  const refresher = await startRefresher(databaseUrl);
   const latestRun = await dbs.primary
     .selectFrom('runs')
     .select('id')
@@ -279,10 +284,7 @@ async function main(): Promise<void> {
           .where('key_id', '=', keyId)
           .execute(),
     ],
-    [
-      "the category's latest run refreshed again",
-      () => dbs.primary.transaction().execute((tx) => refreshRunAggregates(tx, org.id, [latestRun.id])),
-    ],
+    ["the category's latest run refreshed again", () => refresher.refresh(org.id, [latestRun.id])],
   ];
   for (const [what, commit] of afterCommits) {
     line(`\nThe first request after ${what} (ms, caches on, a commit before each request):`);
@@ -300,8 +302,33 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}; free memory ${Math.round(freemem() / 2 ** 20)} MiB.`,
   );
+  refresher.stop();
   for (const app of apps) await app.close();
   await dbs.close();
+}
+
+/** bench/refresher.ts, forked: refreshes runs in its own process, one request at a time. */
+async function startRefresher(databaseUrl: string) {
+  const child = fork(fileURLToPath(new URL('refresher.ts', import.meta.url)), [databaseUrl]);
+  const reply = () =>
+    new Promise<unknown>((resolve, reject) => {
+      const exited = () => reject(new Error('bench/refresher.ts exited'));
+      child.once('exit', exited);
+      child.once('message', (message) => {
+        child.off('exit', exited);
+        resolve(message);
+      });
+    });
+  await reply();
+  return {
+    async refresh(orgId: number, runIds: number[]): Promise<void> {
+      const answered = reply();
+      child.send({ orgId, runIds });
+      const message = await answered;
+      if (message !== 'done') throw new Error(`bench/refresher.ts: ${JSON.stringify(message)}`);
+    },
+    stop: () => child.disconnect(),
+  };
 }
 
 // The SQLite reader processes' channels are unref'd so that a finished process can exit; while a
