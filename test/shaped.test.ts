@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { GENERIC_PLAN } from '../src/db/plan-hint.ts';
 import { executeShaped } from '../src/db/shaped.ts';
+import { inProcessSqliteDialect } from '../src/db/sqlite/in-process-dialect.ts';
+import { openSqlite } from '../src/db/sqlite/open.js';
+import type { Database } from '../src/db/types.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
 
@@ -61,6 +65,31 @@ describe('statements compiled once per shape', () => {
     };
     assert.deepEqual(await slugs(ids.beta as number), ['beta']);
     assert.deepEqual(await slugs(ids.gamma as number), ['gamma']);
+  });
+
+  it('keeps the text asked for a generic plan apart from the one asked without, under the same name', async () => {
+    // The texts a connection is sent, seen through Kysely's log on a database of the test's own.
+    const sent: string[] = [];
+    const db = new Kysely<Database>({
+      dialect: inProcessSqliteDialect(openSqlite(':memory:')),
+      log: (event) => {
+        sent.push(event.query.sql);
+      },
+    });
+    try {
+      const one = (genericPlan: boolean) =>
+        executeShaped(db, 'test plan hint', { n: 1 }, ({ n }) => sql`select ${n} as n`, { genericPlan });
+      await one(true);
+      await one(false);
+      await one(true);
+      assert.deepEqual(sent, [
+        `${GENERIC_PLAN}select ? as n`,
+        'select ? as n',
+        `${GENERIC_PLAN}select ? as n`,
+      ]);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('refuses a statement built from a value rather than around it, and an input that is not data', async () => {

@@ -83,7 +83,8 @@ export async function executeShaped<I, R>(
   options: { genericPlan?: boolean } = {},
 ): Promise<QueryResult<R>> {
   const values: unknown[] = [];
-  const key = `${name} ${shapeOf(input, values)}`;
+  // The plan hint is part of the text, so a name asked both ways keeps two texts.
+  const key = `${options.genericPlan ? 'generic' : 'custom'} ${name} ${shapeOf(input, values)}`;
   const dialect = db.getExecutor().adapter;
   let shapes = shapesByDialect.get(dialect);
   if (!shapes) {
