@@ -5,7 +5,7 @@ import { mintApiKey } from '../../auth/mint.ts';
 import { type ApiKeyRecord, findKeyForAuthentication, listKeys, revokeKey } from '../../db/api-keys.ts';
 import type { Db } from '../../db/connect.ts';
 import { findOrganizationBySlug, type Organization } from '../../db/organizations.ts';
-import type { Scope } from '../../domain/scopes.ts';
+import { SCOPES, type Scope } from '../../domain/scopes.ts';
 import { UsageError } from '../errors.ts';
 import {
   formatTable,
@@ -37,11 +37,7 @@ export function register(program: Command): void {
     .command('create')
     .description('Create an API key; the full key is printed once, alone, on the last line.')
     .requiredOption('--org <slug>', 'organization the key belongs to', parseSlug)
-    .requiredOption(
-      '--scopes <list>',
-      '"all" or a comma-separated list of brands:read, runs:read, reports:read',
-      parseScopes,
-    )
+    .requiredOption('--scopes <list>', `"all" or a comma-separated list of ${SCOPES.join(', ')}`, parseScopes)
     .option('--name <name>', 'a label to recognise the key by', parseName, 'cli')
     .addOption(
       new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h or 30d')
