@@ -83,8 +83,9 @@ export async function executeShaped<I, R>(
   options: { genericPlan?: boolean } = {},
 ): Promise<QueryResult<R>> {
   const values: unknown[] = [];
-  // The plan hint is part of the text, so a name asked both ways keeps two texts.
-  const key = `${options.genericPlan ? 'generic' : 'custom'} ${name} ${shapeOf(input, values)}`;
+  const hint = options.genericPlan ? GENERIC_PLAN : '';
+  // The hint begins the text, so it is part of the key: a name asked both ways keeps two texts.
+  const key = `${hint}${name} ${shapeOf(input, values)}`;
   const dialect = db.getExecutor().adapter;
   let shapes = shapesByDialect.get(dialect);
   if (!shapes) {
@@ -93,7 +94,7 @@ export async function executeShaped<I, R>(
   }
   const shape = shapes(key, () => {
     const compiled = build(placeholdersOf(input)).compile(db);
-    return { sql: (options.genericPlan ? GENERIC_PLAN : '') + compiled.sql, parameters: compiled.parameters };
+    return { sql: hint + compiled.sql, parameters: compiled.parameters };
   });
   const parameters = shape.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p));
   return db.executeQuery(CompiledQuery.raw(shape.sql, parameters) as CompiledQuery<R>);
