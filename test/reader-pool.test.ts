@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { findBrandRef } from '../src/db/brands.ts';
+import { withQueryBudget } from '../src/db/budget.ts';
+import { LOOKUP } from '../src/db/statement-hints.ts';
+import { QueryTimeout } from '../src/errors.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg, mintKey } from './support/fixtures.ts';
+import { insertBrand, insertOrg, mintKey } from './support/fixtures.ts';
 import { isAlive, readerPids } from './support/readers.ts';
 
 // The SQLite reader processes die in other ways than by the cap (test/query-cap.test.ts): killed
@@ -14,6 +18,7 @@ import { isAlive, readerPids } from './support/readers.ts';
 // reader processes (its lost connections: test/postgres-connection-loss.test.ts).
 
 let ctx: TestContext;
+let orgId: number;
 let key: string;
 
 // A statement that runs for about a second, so that its reader can be killed under it.
@@ -51,7 +56,8 @@ before(async () => {
     throw new Error('reader-pool.test.ts tests SQLite reader processes: run it without TEST_DATABASE_URL');
   }
   ctx = await createTestContext({ databasePoolSize: 2 }, { beforeReady: addProbeRoute });
-  key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
+  orgId = await insertOrg(ctx.dbs.primary, 'acme');
+  key = await mintKey(ctx.dbs.primary, orgId);
 });
 after(() => ctx?.close());
 
@@ -128,4 +134,35 @@ it("gives each row its columns by name, the last of a repeated name winning, as 
     );
     assert.equal(Object.getPrototypeOf(row), Object.prototype, 'a column named __proto__ is a column');
   }
+});
+
+it("answers a lookup in the service's process, with the rows a reader gives, while no reader can answer", async () => {
+  const brandId = await insertBrand(ctx.dbs.primary, orgId, { name: 'Lookup Co', website: 'lookup.example' });
+  const text = `select id, name, website, 1.5 as x, null as n, id as id from brands where org_id = ? and id = ?`;
+  const asked = (sqlText: string) => ctx.dbs.read.executeQuery(CompiledQuery.raw(sqlText, [orgId, brandId]));
+  const fromReader = await asked(text);
+  const fromLookup = await asked(LOOKUP + text);
+  assert.deepEqual(fromReader.rows, [
+    { id: brandId, name: 'Lookup Co', website: 'lookup.example', x: 1.5, n: null },
+  ]);
+  assert.deepEqual(fromLookup.rows, fromReader.rows);
+
+  // Both readers started and idle, then stopped: a statement sent to one waits until the cap.
+  await Promise.all([brands(), brands()]);
+  const stopped = readerPids();
+  assert.equal(stopped.length, 2, 'two idle reader processes');
+  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+  try {
+    const brand = await withQueryBudget(2_000, () => findBrandRef(ctx.dbs.read, orgId, brandId));
+    assert.deepEqual(brand, { id: brandId, orgId, name: 'Lookup Co', website: 'lookup.example' });
+    await assert.rejects(
+      withQueryBudget(300, () => sql`select 1 as one`.execute(ctx.dbs.read)),
+      QueryTimeout,
+      'a statement that is no lookup still goes to a (stopped) reader',
+    );
+  } finally {
+    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
+  }
+  const res = await brands();
+  assert.equal(res.statusCode, 200, 'the readers serve again');
 });

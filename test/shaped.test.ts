@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely, sql } from 'kysely';
-import { GENERIC_PLAN } from '../src/db/plan-hint.ts';
 import { executeShaped } from '../src/db/shaped.ts';
 import { inProcessSqliteDialect } from '../src/db/sqlite/in-process-dialect.ts';
 import { openSqlite } from '../src/db/sqlite/open.js';
+import { GENERIC_PLAN } from '../src/db/statement-hints.ts';
 import type { Database } from '../src/db/types.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';

@@ -27,9 +27,13 @@ import { executeShaped } from './shaped.ts';
 // which is exactly the usable data, for a fraction of the rows a per-prompt sum reads.
 
 // Every statement here reads the aggregates of a window or names them for the analytics cache:
-// on PostgreSQL planned once per connection (db/plan-hint.ts), the same plan for every window.
+// on PostgreSQL planned once per connection (db/statement-hints.ts), the same plan for every
+// window. Those that only seek (a window's bounds, the runs at its ends) or read the brand's
+// catalog (its competitors) are lookups, run in the service's process on SQLite.
 const windowStatement: typeof executeShaped = (db, name, input, build) =>
   executeShaped(db, name, input, build, { genericPlan: true });
+const windowLookup: typeof executeShaped = (db, name, input, build) =>
+  executeShaped(db, name, input, build, { genericPlan: true, lookup: true });
 
 /** A brand, or one category of it. */
 export interface Scope {
@@ -376,7 +380,7 @@ export async function observationBounds(
   db: Db,
   scope: Scope,
 ): Promise<{ earliest: string | null; comparableFrom: string | null }> {
-  const result = await windowStatement(db, 'observationBounds', scope, (scope) => {
+  const result = await windowLookup(db, 'observationBounds', scope, (scope) => {
     const firstOf = (methodology: string) => sql<
       string | null
     >`(select min(o.finished_at) from agg_run_coverage o
@@ -396,7 +400,7 @@ export async function observationBounds(
 
 /** Every competitor of the brand (mentions may name one tracked in another category). */
 export async function brandCompetitors(db: Db, orgId: number, brandId: number): Promise<CompetitorInfo[]> {
-  const { rows } = await windowStatement(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
+  const { rows } = await windowLookup(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
     db
       .selectFrom('competitors')
       .select(['id', 'category_id', 'name', 'canonical_key'])
@@ -426,7 +430,7 @@ export async function runSpans(
   ranges: readonly TimeRange[],
 ): Promise<(string | null)[]> {
   if (ranges.length === 0) return [];
-  const result = await windowStatement(db, 'runSpans', { scope, ranges }, ({ scope, ranges }) => {
+  const result = await windowLookup(db, 'runSpans', { scope, ranges }, ({ scope, ranges }) => {
     const owner =
       scope.categoryId === undefined
         ? sql`brand_id = ${scope.brandId}`

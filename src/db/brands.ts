@@ -57,8 +57,13 @@ export interface BrandRef {
 const BRAND_REF_COLUMNS = ['id', 'org_id as orgId', 'name', 'website'] as const;
 
 export async function findBrandRef(db: Db, orgId: number, brandId: number): Promise<BrandRef | undefined> {
-  const { rows } = await executeShaped(db, 'findBrandRef', { orgId, brandId }, ({ orgId, brandId }) =>
-    db.selectFrom('brands').select(BRAND_REF_COLUMNS).where('org_id', '=', orgId).where('id', '=', brandId),
+  const { rows } = await executeShaped(
+    db,
+    'findBrandRef',
+    { orgId, brandId },
+    ({ orgId, brandId }) =>
+      db.selectFrom('brands').select(BRAND_REF_COLUMNS).where('org_id', '=', orgId).where('id', '=', brandId),
+    { lookup: true },
   );
   return rows[0];
 }

@@ -54,15 +54,20 @@ export async function findCategoryWithBrand(
   categoryId: number,
 ): Promise<{ category: CategoryRef; brand: BrandRef } | undefined> {
   const input = { orgId, categoryId };
-  const { rows } = await executeShaped(db, 'findCategoryWithBrand', input, ({ orgId, categoryId }) =>
-    db
-      .selectFrom('categories as c')
-      .innerJoin('brands as b', (join) =>
-        join.onRef('b.org_id', '=', 'c.org_id').onRef('b.id', '=', 'c.brand_id'),
-      )
-      .select(['c.id', 'c.brand_id', 'c.name', 'c.is_archived', 'b.name as brand_name', 'b.website'])
-      .where('c.org_id', '=', orgId)
-      .where('c.id', '=', categoryId),
+  const { rows } = await executeShaped(
+    db,
+    'findCategoryWithBrand',
+    input,
+    ({ orgId, categoryId }) =>
+      db
+        .selectFrom('categories as c')
+        .innerJoin('brands as b', (join) =>
+          join.onRef('b.org_id', '=', 'c.org_id').onRef('b.id', '=', 'c.brand_id'),
+        )
+        .select(['c.id', 'c.brand_id', 'c.name', 'c.is_archived', 'b.name as brand_name', 'b.website'])
+        .where('c.org_id', '=', orgId)
+        .where('c.id', '=', categoryId),
+    { lookup: true },
   );
   const row = rows[0];
   return (

@@ -1,7 +1,7 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
 import { recentlyUsed } from '../domain/recently-used.js';
 import type { Db } from './connect.ts';
-import { GENERIC_PLAN } from './plan-hint.ts';
+import { hintText, type StatementHints } from './statement-hints.ts';
 
 // Building an analytics statement through Kysely and compiling it cost the service thread more
 // than SQLite takes to run most of them (docs/performance.md, "Statements compiled once per
@@ -72,19 +72,20 @@ function placeholdersOf<I>(input: I, next = { index: 0 }): I {
  * under `name`. `build` must make the same statement for every call under one name but for the
  * values of `input`, which it may only pass into the statement (`sql` values, `where` operands,
  * `sql.join` lists); how many a list holds, and whether a member is there (`=== undefined`, `=== null`;
- * never a value's truth, which a placeholder always has), may steer it. With `genericPlan`, the
- * text asks PostgreSQL to plan it once per connection (plan-hint.ts).
+ * never a value's truth, which a placeholder always has), may steer it. `hints` begin the text
+ * (statement-hints.ts): `genericPlan` asks PostgreSQL to plan it once per connection, `lookup`
+ * runs it in the service's process on SQLite.
  */
 export async function executeShaped<I, R>(
   db: Db,
   name: string,
   input: I,
   build: (input: I) => { compile(db: Db): CompiledQuery<R> },
-  options: { genericPlan?: boolean } = {},
+  hints: StatementHints = {},
 ): Promise<QueryResult<R>> {
   const values: unknown[] = [];
-  const hint = options.genericPlan ? GENERIC_PLAN : '';
-  // The hint begins the text, so it is part of the key: a name asked both ways keeps two texts.
+  const hint = hintText(hints);
+  // The hints begin the text, so they are part of the key: a name asked both ways keeps two texts.
   const key = `${hint}${name} ${shapeOf(input, values)}`;
   const dialect = db.getExecutor().adapter;
   let shapes = shapesByDialect.get(dialect);

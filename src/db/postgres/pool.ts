@@ -1,7 +1,7 @@
 import { type Dialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { interceptDialect } from '../intercept.ts';
-import { GENERIC_PLAN } from '../plan-hint.ts';
+import { GENERIC_PLAN } from '../statement-hints.ts';
 import { connectionLoss } from './connection-loss.ts';
 import { statementBudget } from './statement-budget.ts';
 import { installTypeParsers } from './type-parsers.ts';

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import {
   CompiledQuery,
@@ -14,6 +15,9 @@ import {
 import { recentlyUsed } from '../../domain/recently-used.js';
 import { DatabaseUnavailable, QueryTimeout } from '../../errors.ts';
 import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
+import { isLookup } from '../statement-hints.ts';
+import { openSqlite, runStatement } from './open.js';
+import { type Prepared, statementCache } from './statement-cache.js';
 
 const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
 
@@ -72,6 +76,42 @@ interface Pending {
 }
 
 /**
+ * The pool's read-only connection in the service's own process, for lookups
+ * (statement-hints.ts): a seek or a scope's catalog rows cost SQLite microseconds, less than the
+ * messages to and from a reader. Opened on the first lookup. A lookup cannot be stopped once
+ * started, as a reader's statement can, which is why only statements that cannot run long are
+ * marked; one past the request's budget is refused before it starts, as a reader's would be.
+ */
+class Lookups {
+  private db: DatabaseSync | undefined;
+  private prepare: ((sql: string) => Prepared) | undefined;
+
+  private readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  run(compiled: CompiledQuery): QueryResult<unknown> {
+    const budget = remainingBudgetMs();
+    if (budget && budget.remainingMs <= 0) throw new QueryTimeout(budget.capMs);
+    if (!this.prepare) {
+      this.db = openSqlite(this.path, { queryOnly: true });
+      // Arrays made into rows as a reader's are, so that both give rows of the same make.
+      this.prepare = statementCache(this.db, { returnArrays: true });
+    }
+    const { rows, columns, changes } = runStatement(this.prepare, compiled.sql, compiled.parameters);
+    return { rows: objectsOf(columns, rows as unknown[][]), numAffectedRows: BigInt(changes) };
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+    this.prepare = undefined;
+  }
+}
+
+/**
  * One read-only SQLite connection living in a child process that can be killed mid-statement.
  * A process that is gone (ended by the cap, killed from outside, out of memory) is replaced by a
  * fresh one on the next statement, and a statement whose process died under it runs once more
@@ -87,14 +127,20 @@ class ReaderProcess implements DatabaseConnection {
 
   private readonly path: string;
   private readonly defaultCapMs: number;
+  private readonly lookups: Lookups;
 
-  constructor(path: string, defaultCapMs: number) {
+  constructor(path: string, defaultCapMs: number, lookups: Lookups) {
     this.path = path;
     this.defaultCapMs = defaultCapMs;
+    this.lookups = lookups;
     this.start();
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.transactionOpen && isLookup(compiled.sql)) {
+      if (this.closed) throw new Error('The SQLite reader pool is closed.');
+      return this.lookups.run(compiled) as QueryResult<R>;
+    }
     if (compiled.sql === 'begin') this.transactionOpen = true;
     else if (compiled.sql === 'commit' || compiled.sql === 'rollback') this.transactionOpen = false;
     return this.run(compiled, true) as Promise<QueryResult<R>>;
@@ -205,6 +251,7 @@ class ReaderProcess implements DatabaseConnection {
 }
 
 class ReaderPoolDriver implements Driver {
+  private readonly lookups: Lookups;
   private readonly idle: ReaderProcess[] = [];
   private readonly readers: ReaderProcess[] = [];
   private readonly waiters: Array<(reader: ReaderProcess) => void> = [];
@@ -217,6 +264,7 @@ class ReaderPoolDriver implements Driver {
     this.path = path;
     this.size = size;
     this.defaultCapMs = defaultCapMs;
+    this.lookups = new Lookups(path);
   }
 
   async init(): Promise<void> {}
@@ -225,7 +273,7 @@ class ReaderPoolDriver implements Driver {
     const idle = this.idle.pop();
     if (idle) return idle;
     if (this.readers.length < this.size) {
-      const reader = new ReaderProcess(this.path, this.defaultCapMs);
+      const reader = new ReaderProcess(this.path, this.defaultCapMs, this.lookups);
       this.readers.push(reader);
       return reader;
     }
@@ -255,6 +303,7 @@ class ReaderPoolDriver implements Driver {
     for (const reader of this.readers) reader.close();
     this.readers.length = 0;
     this.idle.length = 0;
+    this.lookups.close();
   }
 }
 
@@ -272,7 +321,8 @@ class ReaderPoolAdapter extends SqliteAdapter {
 /**
  * The dialect for the API's reads on SQLite: a small pool of child processes, each holding one
  * read-only connection, so reads never block the event loop, run side by side, and a statement
- * past the request's database-work cap is really stopped.
+ * past the request's database-work cap is really stopped. Lookups, which cannot run long, are
+ * answered on one connection in this process instead, through whichever reader Kysely handed out.
  */
 export function readerPoolSqliteDialect(path: string, size: number, defaultCapMs: number): Dialect {
   return {
