@@ -144,6 +144,11 @@ describe('sightline CLI: schema, organizations and keys', () => {
     const base = ['keys', 'create', '--org', 'wayne'];
     assertFails(box.cli(...base, '--scopes', 'brands:write'), 2, /--scopes/);
     assertFails(
+      box.cli(...base),
+      2,
+      /^sightline: --scopes is required: "all" or a comma-separated list of brands:read, runs:read, reports:read$/,
+    );
+    assertFails(
       box.cli(...base, '--scopes', 'all', '--expires-in', '30d', '--expires-at', '2999-01-01'),
       2,
       /cannot be used with/,

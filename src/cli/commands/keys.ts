@@ -5,7 +5,7 @@ import { mintApiKey } from '../../auth/mint.ts';
 import { type ApiKeyRecord, findKeyForAuthentication, listKeys, revokeKey } from '../../db/api-keys.ts';
 import type { Db } from '../../db/connect.ts';
 import { findOrganizationBySlug, type Organization } from '../../db/organizations.ts';
-import { SCOPES, type Scope } from '../../domain/scopes.ts';
+import type { Scope } from '../../domain/scopes.ts';
 import { UsageError } from '../errors.ts';
 import {
   formatTable,
@@ -15,6 +15,7 @@ import {
   parseScopes,
   parseSlug,
   print,
+  SCOPE_CHOICES,
   withDatabase,
 } from './support.ts';
 
@@ -37,7 +38,8 @@ export function register(program: Command): void {
     .command('create')
     .description('Create an API key; the full key is printed once, alone, on the last line.')
     .requiredOption('--org <slug>', 'organization the key belongs to', parseSlug)
-    .requiredOption('--scopes <list>', `"all" or a comma-separated list of ${SCOPES.join(', ')}`, parseScopes)
+    // Not commander's required option: its message for a missing one would not name the scopes.
+    .option('--scopes <list>', `required: ${SCOPE_CHOICES}`, parseScopes)
     .option('--name <name>', 'a label to recognise the key by', parseName, 'cli')
     .addOption(
       new Option('--expires-in <duration>', 'lifetime such as 90s, 15m, 12h or 30d')
@@ -48,25 +50,27 @@ export function register(program: Command): void {
     .action(
       async (options: {
         org: string;
-        scopes: Scope[];
+        scopes?: Scope[];
         name: string;
         expiresIn?: string;
         expiresAt?: string;
       }) => {
+        const { scopes } = options;
+        if (!scopes) throw new UsageError(`--scopes is required: ${SCOPE_CHOICES}`);
         const expiresAt = options.expiresIn ?? options.expiresAt ?? null;
         const { org, minted } = await withDatabase(async (db, config) => {
           const org = await organization(db, options.org);
           const minted = await mintApiKey(db, {
             orgId: org.id,
             name: options.name,
-            scopes: options.scopes,
+            scopes,
             expiresAt,
             pepper: config.keyPepper,
           });
           return { org, minted };
         });
         print(`Created key ${minted.keyId} "${options.name}" for ${options.org}`);
-        print(`Scopes: ${options.scopes.join(', ')}; expires: ${expiresAt ?? 'never'}`);
+        print(`Scopes: ${scopes.join(', ')}; expires: ${expiresAt ?? 'never'}`);
         if (!org.apiAccess) {
           print(
             `Note: the API access add-on of ${org.slug} is off: this key gets 403 until it is turned on.`,

@@ -67,12 +67,15 @@ export function parseTimezone(value: string): string {
 }
 
 /** "all" or a comma-separated subset of the scopes. */
+/** What --scopes takes, as its help and its errors say it. */
+export const SCOPE_CHOICES = `"all" or a comma-separated list of ${SCOPES.join(', ')}`;
+
 export function parseScopes(value: string): Scope[] {
   if (value.trim() === 'all') return [...SCOPES];
   const scopes = [...new Set(value.split(',').map((s) => s.trim()))];
   const unknown = scopes.filter((s) => !isScope(s));
   if (scopes.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`expected "all" or a comma-separated list of ${SCOPES.join(', ')}.`);
+    throw new InvalidArgumentError(`expected ${SCOPE_CHOICES}.`);
   }
   return scopes as Scope[];
 }
