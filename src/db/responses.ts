@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { bestRank, type EntityObservation } from '../domain/entities.ts';
 import type { Db } from './connect.ts';
 import { addressableRun } from './predicates.ts';
+import { executeShaped } from './shaped.ts';
 
 /** A response row without its answer text. */
 export interface ResponseRecord {
@@ -150,15 +151,22 @@ export async function findAddressableResponse(
   orgId: number,
   responseId: number,
 ): Promise<FullResponseRecord | undefined> {
-  const row = await db
-    .selectFrom('responses')
-    .innerJoin('runs as r', 'r.id', 'responses.run_id')
-    .select([...RESPONSE_COLUMNS, 'responses.answer_text'])
-    .where('responses.org_id', '=', orgId)
-    .where('r.org_id', '=', orgId)
-    .where('responses.id', '=', responseId)
-    .where(addressableRun)
-    .executeTakeFirst();
+  const { rows } = await executeShaped(
+    db,
+    'findAddressableResponse',
+    { orgId, responseId },
+    ({ orgId, responseId }) =>
+      db
+        .selectFrom('responses')
+        .innerJoin('runs as r', 'r.id', 'responses.run_id')
+        .select([...RESPONSE_COLUMNS, 'responses.answer_text'])
+        .where('responses.org_id', '=', orgId)
+        .where('r.org_id', '=', orgId)
+        .where('responses.id', '=', responseId)
+        .where(addressableRun),
+    { lookup: true },
+  );
+  const row = rows[0];
   if (!row) return undefined;
   const urls = await citationUrls(db, orgId, [row.id]);
   return { ...toRecord(row, urls.get(row.id) ?? []), answerText: row.answer_text ?? '' };

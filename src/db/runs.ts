@@ -1,5 +1,6 @@
 import type { Db } from './connect.ts';
 import { addressableRun, visibleRun } from './predicates.ts';
+import { executeShaped } from './shaped.ts';
 
 /** The runs of one brand or of one category. */
 export type RunScope = { brandId: number } | { categoryId: number };
@@ -119,13 +120,20 @@ export async function findAddressableRun(
   orgId: number,
   runId: number,
 ): Promise<RunRecord | undefined> {
-  const row = await db
-    .selectFrom('runs as r')
-    .select(['r.id', 'r.brand_id', 'r.category_id', 'r.status', 'r.finished_at'])
-    .where('r.org_id', '=', orgId)
-    .where('r.id', '=', runId)
-    .where(addressableRun)
-    .executeTakeFirst();
+  const { rows } = await executeShaped(
+    db,
+    'findAddressableRun',
+    { orgId, runId },
+    ({ orgId, runId }) =>
+      db
+        .selectFrom('runs as r')
+        .select(['r.id', 'r.brand_id', 'r.category_id', 'r.status', 'r.finished_at'])
+        .where('r.org_id', '=', orgId)
+        .where('r.id', '=', runId)
+        .where(addressableRun),
+    { lookup: true },
+  );
+  const row = rows[0];
   if (!row) return undefined;
   return {
     id: row.id,
