@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, sql } from 'kysely';
 import { findBrandRef } from '../src/db/brands.ts';
 import { withQueryBudget } from '../src/db/budget.ts';
-import { LOOKUP } from '../src/db/statement-hints.ts';
+import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
 import { QueryTimeout } from '../src/errors.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
@@ -155,6 +155,9 @@ it("answers a lookup in the service's process, with the rows a reader gives, whi
   try {
     const brand = await withQueryBudget(2_000, () => findBrandRef(ctx.dbs.read, orgId, brandId));
     assert.deepEqual(brand, { id: brandId, orgId, name: 'Lookup Co', website: 'lookup.example' });
+    // Both hints, as the analytics windows' lookups carry them.
+    const windowLookup = await withQueryBudget(2_000, () => asked(GENERIC_PLAN + LOOKUP + text));
+    assert.deepEqual(windowLookup.rows, fromReader.rows);
     await assert.rejects(
       withQueryBudget(300, () => sql`select 1 as one`.execute(ctx.dbs.read)),
       QueryTimeout,
