@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Scope } from '../domain/scopes.ts';
 import type { Db } from './connect.ts';
 import type { Organization, Plan } from './organizations.ts';
+import { executeShaped } from './shaped.ts';
 import { inTransaction } from './transaction.ts';
 import type { ApiKeysTable } from './types.ts';
 
@@ -56,22 +57,29 @@ export async function findKeyForAuthentication(
   db: Db,
   keyId: string,
 ): Promise<KeyForAuthentication | undefined> {
-  const row = await db
-    .selectFrom('api_keys as k')
-    .innerJoin('organizations as o', 'o.id', 'k.org_id')
-    .select(KEY_COLUMNS.map((column) => `k.${column}` as const))
-    .select([
-      'k.secret_hash',
-      'o.slug as org_slug',
-      'o.name as org_name',
-      'o.plan as org_plan',
-      'o.api_access as org_api_access',
-      'o.timezone as org_timezone',
-      'o.free_report_used as org_free_report_used',
-      'o.created_at as org_created_at',
-    ])
-    .where('k.key_id', '=', keyId)
-    .executeTakeFirst();
+  const { rows } = await executeShaped(
+    db,
+    'findKeyForAuthentication',
+    { keyId },
+    ({ keyId }) =>
+      db
+        .selectFrom('api_keys as k')
+        .innerJoin('organizations as o', 'o.id', 'k.org_id')
+        .select(KEY_COLUMNS.map((column) => `k.${column}` as const))
+        .select([
+          'k.secret_hash',
+          'o.slug as org_slug',
+          'o.name as org_name',
+          'o.plan as org_plan',
+          'o.api_access as org_api_access',
+          'o.timezone as org_timezone',
+          'o.free_report_used as org_free_report_used',
+          'o.created_at as org_created_at',
+        ])
+        .where('k.key_id', '=', keyId),
+    { lookup: true },
+  );
+  const row = rows[0];
   if (!row) return undefined;
   return {
     ...toKeyRecord(row),
