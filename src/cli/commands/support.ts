@@ -66,10 +66,10 @@ export function parseTimezone(value: string): string {
   }
 }
 
-/** "all" or a comma-separated subset of the scopes. */
 /** What --scopes takes, as its help and its errors say it. */
 export const SCOPE_CHOICES = `"all" or a comma-separated list of ${SCOPES.join(', ')}`;
 
+/** "all" or a comma-separated subset of the scopes. */
 export function parseScopes(value: string): Scope[] {
   if (value.trim() === 'all') return [...SCOPES];
   const scopes = [...new Set(value.split(',').map((s) => s.trim()))];
