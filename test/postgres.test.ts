@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
-import { GENERIC_PLAN } from '../src/db/statement-hints.ts';
+import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -356,18 +356,20 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     }));
   const isMarked = (statement: string) => statement.startsWith(GENERIC_PLAN);
 
+  /** The plan mode a text starting with `hint` ran under, on the one read connection. */
+  const modeFor = async (hint: string) =>
+    (
+      await sql<{
+        mode: string;
+      }>`${sql.raw(hint)}select current_setting('plan_cache_mode') as mode, ${1}::int as one`.execute(
+        ctx.dbs.read,
+      )
+    ).rows[0]?.mode;
+
   it('switches the connection to generic plans for a marked text, and back for any other', async () => {
-    const mode = async (marked: boolean) =>
-      (
-        await sql<{
-          mode: string;
-        }>`${sql.raw(marked ? GENERIC_PLAN : '')}select current_setting('plan_cache_mode') as mode, ${1}::int as one`.execute(
-          ctx.dbs.read,
-        )
-      ).rows[0]?.mode;
-    assert.equal(await mode(true), 'force_generic_plan');
-    assert.equal(await mode(false), 'force_custom_plan');
-    assert.equal(await mode(true), 'force_generic_plan');
+    assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
+    assert.equal(await modeFor(''), 'force_custom_plan');
+    assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
     const probes = (await prepared()).filter((p) => p.statement.includes('current_setting'));
     // [generic, custom]: the marked text ran twice on its one generic plan, the other once on a
     // plan made for its value.
@@ -375,7 +377,17 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     assert.deepEqual(probes.find((p) => !isMarked(p.statement))?.plans, [0, 1]);
   });
 
-  it("runs every statement of a brand's analytics on generic plans, and only the key's and the brand's lookups on their own", async () => {
+  it('leaves the mode as it is for a lookup not marked', async () => {
+    assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
+    assert.equal(await modeFor(LOOKUP), 'force_generic_plan');
+    assert.equal(await modeFor(''), 'force_custom_plan');
+    assert.equal(await modeFor(LOOKUP), 'force_custom_plan');
+    // [generic, custom]: the lookup ran once on each, as the connection stood.
+    const lookup = (await prepared()).find((p) => p.statement.startsWith(LOOKUP));
+    assert.deepEqual(lookup?.plans, [1, 1]);
+  });
+
+  it("runs a brand's analytics on generic plans without switching back for the key's and the brand's lookups", async () => {
     const orgId = await insertOrg(ctx.dbs.primary, 'acme');
     const key = await mintKey(ctx.dbs.primary, orgId);
     const brand = await BrandFixture.insert(ctx.dbs.primary, orgId, { name: 'Acme' });
@@ -383,6 +395,8 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     const prompt = await brand.prompt(category);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+    // The connection as an earlier analytics request leaves it.
+    assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
     const res = await ctx.app.inject({
       url: `/api/brands/${brand.brandId}/analytics/?range=30d`,
       headers: bearer(key),
@@ -417,9 +431,10 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
         `no marked statement for ${name}:\n${texts.join('\n')}`,
       );
     }
-    // The rest were planned for their values: the key's and the brand's lookups, nothing else.
+    // The rest are the key's and the brand's lookups, nothing else, and they ran on generic plans
+    // too: the connection stayed as it was, with no round trip to switch it and back.
     const others = statements.filter((p) => !isMarked(p.statement));
-    for (const p of others) assert.equal(p.plans[0], 0, p.statement);
+    for (const p of others) assert.deepEqual(p.plans, [1, 0], p.statement);
     assert.deepEqual(
       others
         .map((p) =>

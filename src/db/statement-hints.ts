@@ -14,7 +14,8 @@ export const GENERIC_PLAN = '/* generic plan */ ';
  * competitors), however long the history. On SQLite it runs on the service's own read-only
  * connection rather than in a reader process: it cannot run long enough for the cap to matter,
  * and the trip to a reader costs more than the statement (docs/decisions.md, "Query cap on
- * SQLite"; docs/performance.md, "Lookups in the service's process").
+ * SQLite"; docs/performance.md, "Lookups in the service's process"). On PostgreSQL, unless also
+ * marked GENERIC_PLAN, it runs in whichever plan mode its connection is in (postgres/pool.ts).
  */
 export const LOOKUP = '/* lookup */ ';
 

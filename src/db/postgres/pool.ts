@@ -1,7 +1,7 @@
 import { type Dialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { interceptDialect } from '../intercept.ts';
-import { GENERIC_PLAN } from '../statement-hints.ts';
+import { GENERIC_PLAN, isLookup } from '../statement-hints.ts';
 import { connectionLoss } from './connection-loss.ts';
 import { statementBudget } from './statement-budget.ts';
 import { installTypeParsers } from './type-parsers.ts';
@@ -48,7 +48,9 @@ const GENERIC_PLANS = 'force_generic_plan';
  * whose plans are the same index reads for any organization. Their generic plan is made once per
  * connection; for every other statement one made without the values was slower (docs/performance.md,
  * "Planning on PostgreSQL"). The mode belongs to the session, so the connection is switched before
- * a statement of the other kind (a round trip, only when the kind changes).
+ * a statement of the other kind (a round trip, only when the kind changes). A lookup not marked
+ * runs in whichever mode the connection is in: its plan is the same index seek either way, and an
+ * analytics request, whose first statement is its scope's lookup, then switches no connection.
  */
 function prepareStatements(client: pg.PoolClient, limit: number): void {
   const names = new Map<string, string>();
@@ -73,7 +75,7 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
       names.delete(config);
     }
     names.set(config, name);
-    const mode = config.startsWith(GENERIC_PLAN) ? GENERIC_PLANS : CUSTOM_PLANS;
+    const mode = config.startsWith(GENERIC_PLAN) ? GENERIC_PLANS : isLookup(config) ? planMode : CUSTOM_PLANS;
     if (mode !== planMode) {
       await query(`set plan_cache_mode = ${mode}`);
       planMode = mode;
