@@ -338,4 +338,19 @@ describe('same rules as JSON', () => {
     const one = await get(`${brandCsv()}/?format=csv`, { accept: 'text/csv' });
     assert.match(String(one.headers['content-type']), /^application\/json/);
   });
+
+  it('answers each Accept by its own value, however often the values alternate', async () => {
+    const asked: Array<[Record<string, string>, RegExp]> = [
+      [{ accept: 'text/csv' }, /^text\/csv/],
+      [{}, /^application\/json/],
+      [{ accept: 'application/json;q=0.1, text/csv' }, /^text\/csv/],
+      [{ accept: '' }, /^application\/json/],
+    ];
+    for (const round of [1, 2]) {
+      for (const [headers, type] of asked) {
+        const res = await get('/api/brands/', headers);
+        assert.match(String(res.headers['content-type']), type, `round ${round}: ${JSON.stringify(headers)}`);
+      }
+    }
+  });
 });

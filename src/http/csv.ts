@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import Negotiator from 'negotiator';
 import { Type } from 'typebox';
+import { recentlyUsed } from '../domain/recently-used.js';
 
 // CSV for spreadsheets and BI tools (docs/csv.md). A route declares which array of its JSON body
 // is "the rows"; the toolkit then accepts `format`, negotiates `Accept`, documents `text/csv` and
@@ -66,6 +67,14 @@ export function csvMedia(csv: CsvRows) {
   };
 }
 
+// No Accept at all is not the empty one: the first accepts anything, the second nothing.
+const NO_ACCEPT = '\u0000';
+const OFFERED = [JSON_TYPE, CSV_TYPE];
+// The verdict for each Accept value seen lately: clients send the same few again and again, and
+// negotiating was a measurable share of a kept answer's cost (docs/performance.md, "Per-request
+// bookkeeping worked out once"). At most 64 values, so odd headers cannot hold much memory.
+const acceptsCsvFirst = recentlyUsed<boolean>(64);
+
 /**
  * `format` decides when given; otherwise Accept does. An Accept that allows neither JSON nor
  * CSV still gets JSON (no 406), as on every other endpoint, so no client that worked breaks.
@@ -73,7 +82,11 @@ export function csvMedia(csv: CsvRows) {
 export function wantsCsv(request: FastifyRequest): boolean {
   const format = (request.query as { format?: string } | undefined)?.format;
   if (format !== undefined) return format === 'csv';
-  return new Negotiator(request).mediaType([JSON_TYPE, CSV_TYPE]) === CSV_TYPE;
+  const { accept } = request.headers;
+  return acceptsCsvFirst(
+    accept ?? NO_ACCEPT,
+    () => new Negotiator({ headers: { accept } }).mediaType(OFFERED) === CSV_TYPE,
+  );
 }
 
 /**

@@ -70,12 +70,23 @@ const PATH_ID = /^[0-9]+$/;
 const QUERY_INTEGER = /^-?[0-9]+$/;
 const nonDecimalQuery = new WeakMap<FastifyRequest, FieldErrors>();
 
+type QuerySchema = { properties?: Record<string, { type?: unknown }> };
+const NO_QUERY_SCHEMA: QuerySchema = {};
+// Worked out once per route's schema: this hook runs on every request (docs/performance.md,
+// "Per-request bookkeeping worked out once").
+const integersBySchema = new WeakMap<QuerySchema, Set<string>>();
+
 function integerProperties(request: FastifyRequest): Set<string> {
-  const schema = request.routeOptions.schema?.querystring as
-    | { properties?: Record<string, { type?: unknown }> }
-    | undefined;
-  const properties = Object.entries(schema?.properties ?? {});
-  return new Set(properties.filter(([, property]) => property.type === 'integer').map(([name]) => name));
+  const schema = (request.routeOptions.schema?.querystring as QuerySchema | undefined) ?? NO_QUERY_SCHEMA;
+  let integers = integersBySchema.get(schema);
+  if (!integers) {
+    const properties = Object.entries(schema.properties ?? {});
+    integers = new Set(
+      properties.filter(([, property]) => property.type === 'integer').map(([name]) => name),
+    );
+    integersBySchema.set(schema, integers);
+  }
+  return integers;
 }
 
 /**
