@@ -50,7 +50,8 @@ const GENERIC_PLANS = 'force_generic_plan';
  * "Planning on PostgreSQL"). The mode belongs to the session, so the connection is switched before
  * a statement of the other kind (a round trip, only when the kind changes). A lookup not marked
  * runs in whichever mode the connection is in: its plan is the same index seek either way, and an
- * analytics request, whose first statement is its scope's lookup, then switches no connection.
+ * analytics request, whose first statement is its scope's lookup, then switches a connection only
+ * where a request of another kind left it on custom plans.
  */
 function prepareStatements(client: pg.PoolClient, limit: number): void {
   const names = new Map<string, string>();
