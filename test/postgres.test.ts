@@ -233,6 +233,38 @@ describe('PostgreSQL: reads on a replica (DATABASE_READ_URL)', () => {
   });
 });
 
+describe('PostgreSQL: the data version', () => {
+  it('is read once for callers arriving together, and a caller asking after a commit sees it', async () => {
+    const db = await createTestDatabase(adminUrl);
+    const dbs = connectDatabases({
+      databaseUrl: db.url,
+      databaseReadUrl: undefined,
+      databasePoolSize: 4,
+      databasePreparedStatements: 100,
+      queryTimeoutMs: 1000,
+    });
+    try {
+      await sql`create table version_probe (id integer)`.execute(dbs.primary);
+      const reads: string[] = [];
+      const unsubscribe = dbs.monitor.subscribe((o) => reads.push(o.pool));
+      const together = await Promise.all(Array.from({ length: 20 }, () => dbs.dataVersion()));
+      unsubscribe();
+      // The first caller's read, then one more for the nineteen that came while it was under way.
+      assert.deepEqual(reads, ['read', 'read']);
+      assert.equal(new Set(together.slice(1)).size, 1);
+      const before = await dbs.dataVersion();
+      const underWay = dbs.dataVersion();
+      await sql`insert into version_probe values (1)`.execute(dbs.primary);
+      const after = dbs.dataVersion();
+      await underWay;
+      assert.notEqual(await after, before);
+    } finally {
+      await dbs.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('PostgreSQL: values come back as on SQLite', () => {
   let ctx: TestContext;
   before(async () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { type Dialect, Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
+import { freshReads } from './fresh-reads.ts';
 import { interceptDialect } from './intercept.ts';
 import { DatabaseMonitor, type PoolName } from './monitor.ts';
 import { postgresDialect } from './postgres/pool.ts';
@@ -123,9 +124,13 @@ export function connectDatabases(config: DatabaseConfig): Databases {
       ? async () => sqliteVersion.read()
       : // The snapshot (xmin:xmax:in-progress ids) changes exactly when a transaction ends, so two
         // equal snapshots see the same committed data; taken where reads go, replica included.
-        async () =>
-          (await sql<{ version: string }>`select pg_current_snapshot()::text as version`.execute(read))
-            .rows[0]?.version ?? '',
+        // Every kept answer asks for it, so requests arriving together share one read
+        // (docs/performance.md, "One snapshot read for requests arriving together").
+        freshReads(
+          async () =>
+            (await sql<{ version: string }>`select pg_current_snapshot()::text as version`.execute(read))
+              .rows[0]?.version ?? '',
+        ),
     dataVersionInProcess: sqliteVersion && (() => sqliteVersion.read()),
     async close() {
       sqliteVersion?.close();
