@@ -19,11 +19,9 @@ export function freshReads<T>(read: () => Promise<T>): () => Promise<T> {
   };
   return () => {
     if (!running) return start();
+    // Whether the read under way succeeds or fails, the next one starts after it.
     queued ??= running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
+      .catch(() => undefined)
       .then(() => {
         queued = undefined;
         return start();
