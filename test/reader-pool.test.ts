@@ -169,3 +169,78 @@ it("answers a lookup in the service's process, with the rows a reader gives, whi
   const res = await brands();
   assert.equal(res.statusCode, 200, 'the readers serve again');
 });
+
+it('answers a lookup at once while statements hold every reader, and counts only those as in use', async () => {
+  const brandId = await insertBrand(ctx.dbs.primary, orgId, { name: 'Busy Co', website: 'busy.example' });
+  await Promise.all([brands(), brands()]);
+  const stopped = readerPids();
+  assert.equal(stopped.length, 2, 'two idle reader processes');
+  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+  const settled: string[] = [];
+  try {
+    // Each stopped reader takes a statement it cannot answer before the cap; the third waits.
+    const held = [1, 2, 3].map((n) =>
+      withQueryBudget(1_500, () => sql`select ${n} as n`.execute(ctx.dbs.read)).then(
+        () => settled.push('statement answered'),
+        () => settled.push('statement stopped'),
+      ),
+    );
+    for (let i = 0; i < 100 && read()?.waiting !== 1; i++) await sleep(5);
+    assert.deepEqual(
+      { inUse: read()?.inUse, waiting: read()?.waiting },
+      { inUse: 2, waiting: 1 },
+      'both readers in use, one statement waiting',
+    );
+
+    const brand = await withQueryBudget(1_500, () => findBrandRef(ctx.dbs.read, orgId, brandId));
+    settled.push('lookup');
+    assert.deepEqual(brand, { id: brandId, orgId, name: 'Busy Co', website: 'busy.example' });
+    assert.deepEqual(
+      { inUse: read()?.inUse, waiting: read()?.waiting },
+      { inUse: 2, waiting: 1 },
+      'the lookup took no reader and waited for none',
+    );
+    await Promise.all(held);
+  } finally {
+    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
+  }
+  assert.deepEqual(settled, ['lookup', 'statement stopped', 'statement stopped', 'statement stopped']);
+  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
+  const res = await brands();
+  assert.equal(res.statusCode, 200, 'fresh readers serve again');
+});
+
+it('holds one reader for a transaction from its begin to its end, lookups included, and gives it back', async () => {
+  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+  const counted = async (db: typeof ctx.dbs.read, hint = '') =>
+    Number(
+      (
+        await db.executeQuery<{ n: number }>(
+          CompiledQuery.raw(`${hint}select count(*) as n from brands where org_id = ?`, [orgId]),
+        )
+      ).rows[0]?.n,
+    );
+  const before = await counted(ctx.dbs.read);
+  await ctx.dbs.read.transaction().execute(async (trx) => {
+    assert.equal(await counted(trx), before);
+    assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 1, waiting: 0 });
+    await insertBrand(ctx.dbs.primary, orgId, { name: 'Later Co', website: 'later.example' });
+    // The transaction's snapshot, on its own reader: a lookup too is answered there, not in the
+    // service's process, which already sees the new brand.
+    assert.equal(await counted(trx), before);
+    assert.equal(await counted(trx, LOOKUP), before);
+    assert.equal(await counted(ctx.dbs.read, LOOKUP), before + 1);
+  });
+  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
+
+  await assert.rejects(
+    ctx.dbs.read.transaction().execute(async (trx) => {
+      await counted(trx);
+      throw new Error('undone');
+    }),
+    /undone/,
+  );
+  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
+  assert.equal(await counted(ctx.dbs.read), before + 1);
+});

@@ -71,7 +71,7 @@ interface Dialects {
   sqliteVersion?: { read(): string; close(): void };
 }
 
-function dialects(config: DatabaseConfig): Dialects {
+function dialects(config: DatabaseConfig, monitor: DatabaseMonitor): Dialects {
   if (config.databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(config.databaseUrl);
     // Readers are processes; more of them than cores only adds contention.
@@ -79,7 +79,12 @@ function dialects(config: DatabaseConfig): Dialects {
     return {
       dialect: 'sqlite',
       primary: inProcessSqliteDialect(openSqlite(path)),
-      read: readerPoolSqliteDialect(path, readers, config.queryTimeoutMs),
+      read: readerPoolSqliteDialect(
+        path,
+        readers,
+        config.queryTimeoutMs,
+        monitor.countedByDriver('read', readers),
+      ),
       sizes: { primary: 1, read: readers },
       sqliteVersion: sqliteDataVersion(path),
     };
@@ -107,7 +112,7 @@ function dialects(config: DatabaseConfig): Dialects {
 
 export function connectDatabases(config: DatabaseConfig): Databases {
   const monitor = new DatabaseMonitor();
-  const chosen = dialects(config);
+  const chosen = dialects(config, monitor);
   const primary = new Kysely<Database>({
     dialect: interceptDialect(chosen.primary, monitor.track('primary', chosen.sizes.primary)),
   });

@@ -30,6 +30,7 @@ type Listener = (observation: QueryObservation) => void;
 export class DatabaseMonitor {
   private readonly listeners = new Set<Listener>();
   private readonly usage: PoolUsage[] = [];
+  private readonly selfCounted = new Set<PoolName>();
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -40,14 +41,40 @@ export class DatabaseMonitor {
     return this.usage.map((u) => ({ ...u }));
   }
 
-  /** The interceptor that reports one pool's statements and connections here. */
-  track(pool: PoolName, max: number): Interceptor {
+  /**
+   * The usage record of a pool whose driver counts its connections itself: the SQLite reader pool
+   * hands Kysely a handle at once and takes a reader only for a statement that needs one, so
+   * Kysely's checkouts are not its connections. Call before `track` for the same pool.
+   */
+  countedByDriver(pool: PoolName, max: number): PoolUsage {
     const usage: PoolUsage = { pool, max, inUse: 0, waiting: 0 };
     this.usage.push(usage);
+    this.selfCounted.add(pool);
+    return usage;
+  }
+
+  /** The interceptor that reports one pool's statements and, unless its driver does, connections here. */
+  track(pool: PoolName, max: number): Interceptor {
     const emit = (observation: QueryObservation) => {
       for (const listener of this.listeners) listener(observation);
     };
+    const execute: Interceptor['execute'] = async (_connection, _query, run) => {
+      const started = performance.now();
+      let outcome: QueryOutcome = 'ok';
+      try {
+        return await run();
+      } catch (error) {
+        outcome = error instanceof QueryTimeout ? 'timeout' : 'error';
+        throw error;
+      } finally {
+        emit({ pool, seconds: (performance.now() - started) / 1000, outcome });
+      }
+    };
+    if (this.selfCounted.has(pool)) return { execute };
+    const usage: PoolUsage = { pool, max, inUse: 0, waiting: 0 };
+    this.usage.push(usage);
     return {
+      execute,
       async acquire(take) {
         usage.waiting++;
         try {
@@ -60,18 +87,6 @@ export class DatabaseMonitor {
       },
       released() {
         usage.inUse = Math.max(0, usage.inUse - 1);
-      },
-      async execute(_connection, _query, run) {
-        const started = performance.now();
-        let outcome: QueryOutcome = 'ok';
-        try {
-          return await run();
-        } catch (error) {
-          outcome = error instanceof QueryTimeout ? 'timeout' : 'error';
-          throw error;
-        } finally {
-          emit({ pool, seconds: (performance.now() - started) / 1000, outcome });
-        }
       },
     };
   }

@@ -15,9 +15,12 @@ import {
 import { recentlyUsed } from '../../domain/recently-used.js';
 import { DatabaseUnavailable, QueryTimeout } from '../../errors.ts';
 import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
+import type { PoolUsage } from '../monitor.ts';
 import { isLookup } from '../statement-hints.ts';
 import { openSqlite, runStatement } from './open.js';
 import { type Prepared, statementCache } from './statement-cache.js';
+
+const CLOSED = 'The SQLite reader pool is closed.';
 
 const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
 
@@ -118,7 +121,7 @@ class Lookups {
  * on a fresh one: the readers only read, outside any transaction, so running a statement again
  * changes nothing.
  */
-class ReaderProcess implements DatabaseConnection {
+class ReaderProcess {
   private child: Child | undefined;
   private pending: Pending | undefined;
   private seq = 0;
@@ -127,28 +130,17 @@ class ReaderProcess implements DatabaseConnection {
 
   private readonly path: string;
   private readonly defaultCapMs: number;
-  private readonly lookups: Lookups;
 
-  constructor(path: string, defaultCapMs: number, lookups: Lookups) {
+  constructor(path: string, defaultCapMs: number) {
     this.path = path;
     this.defaultCapMs = defaultCapMs;
-    this.lookups = lookups;
     this.start();
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.transactionOpen && isLookup(compiled.sql)) {
-      if (this.closed) throw new Error('The SQLite reader pool is closed.');
-      return this.lookups.run(compiled) as QueryResult<R>;
-    }
     if (compiled.sql === 'begin') this.transactionOpen = true;
     else if (compiled.sql === 'commit' || compiled.sql === 'rollback') this.transactionOpen = false;
     return this.run(compiled, true) as Promise<QueryResult<R>>;
-  }
-
-  // biome-ignore lint/correctness/useYield: streaming is not offered by this driver
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('Streaming queries are not supported on the SQLite reader pool.');
   }
 
   close(): void {
@@ -157,7 +149,7 @@ class ReaderProcess implements DatabaseConnection {
   }
 
   private async run(compiled: CompiledQuery, mayRetry: boolean): Promise<QueryResult<unknown>> {
-    if (this.closed) throw new Error('The SQLite reader pool is closed.');
+    if (this.closed) throw new Error(CLOSED);
     const child = this.child ?? this.start();
     const waitStarted = Date.now();
     // A statement's cap starts once its process has opened the database: counting a fresh
@@ -250,40 +242,128 @@ class ReaderProcess implements DatabaseConnection {
   }
 }
 
+/**
+ * What Kysely holds as one of the pool's connections. It takes a reader only for a statement that
+ * needs one, and gives it back once that statement is done (a transaction holds its reader from
+ * `begin` to its end): a lookup, answered in this process, never waits for a reader that slow
+ * statements of other requests keep busy.
+ */
+class PoolHandle implements DatabaseConnection {
+  /** The reader a transaction holds from its `begin` to its end. */
+  private held: ReaderProcess | undefined;
+
+  private readonly driver: ReaderPoolDriver;
+
+  constructor(driver: ReaderPoolDriver) {
+    this.driver = driver;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const held = this.held;
+    if (held) return this.inTransaction(held, compiled);
+    if (isLookup(compiled.sql)) return this.driver.lookup(compiled) as QueryResult<R>;
+    const reader = await this.driver.take();
+    try {
+      const result = await reader.executeQuery<R>(compiled);
+      if (compiled.sql === 'begin') this.held = reader;
+      return result;
+    } finally {
+      if (this.held !== reader) this.driver.give(reader);
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered by this driver
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on the SQLite reader pool.');
+  }
+
+  /** Back to the pool: a transaction left open is rolled back so its reader starts clean. */
+  async release(): Promise<void> {
+    const held = this.held;
+    if (held) await this.inTransaction(held, CompiledQuery.raw('rollback')).catch(() => {});
+  }
+
+  private async inTransaction<R>(held: ReaderProcess, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    // A failed commit leaves the transaction open for the rollback that follows; a rollback ends it
+    // whatever it answers.
+    let ended = compiled.sql === 'rollback';
+    try {
+      const result = await held.executeQuery<R>(compiled);
+      ended ||= compiled.sql === 'commit';
+      return result;
+    } finally {
+      if (ended) {
+        this.held = undefined;
+        this.driver.give(held);
+      }
+    }
+  }
+}
+
 class ReaderPoolDriver implements Driver {
   private readonly lookups: Lookups;
   private readonly idle: ReaderProcess[] = [];
   private readonly readers: ReaderProcess[] = [];
-  private readonly waiters: Array<(reader: ReaderProcess) => void> = [];
+  private readonly waiters: Array<PromiseWithResolvers<ReaderProcess>> = [];
+  private readonly handles: PoolHandle[] = [];
+  private closed = false;
 
   private readonly path: string;
   private readonly size: number;
   private readonly defaultCapMs: number;
+  private readonly usage: PoolUsage;
 
-  constructor(path: string, size: number, defaultCapMs: number) {
+  constructor(path: string, size: number, defaultCapMs: number, usage: PoolUsage) {
     this.path = path;
     this.size = size;
     this.defaultCapMs = defaultCapMs;
+    this.usage = usage;
     this.lookups = new Lookups(path);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const idle = this.idle.pop();
-    if (idle) return idle;
-    if (this.readers.length < this.size) {
-      const reader = new ReaderProcess(this.path, this.defaultCapMs, this.lookups);
-      this.readers.push(reader);
-      return reader;
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return this.handles.pop() ?? new PoolHandle(this);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const reader = connection as ReaderProcess;
+    const handle = connection as PoolHandle;
+    await handle.release();
+    this.handles.push(handle);
+  }
+
+  lookup(compiled: CompiledQuery): QueryResult<unknown> {
+    if (this.closed) throw new Error(CLOSED);
+    return this.lookups.run(compiled);
+  }
+
+  /** An idle reader, a new one while the pool has room, or the next one given back. */
+  async take(): Promise<ReaderProcess> {
+    if (this.closed) throw new Error(CLOSED);
+    let reader = this.idle.pop();
+    if (!reader && this.readers.length < this.size) {
+      reader = new ReaderProcess(this.path, this.defaultCapMs);
+      this.readers.push(reader);
+    }
+    if (!reader) {
+      const waiter = Promise.withResolvers<ReaderProcess>();
+      this.waiters.push(waiter);
+      this.usage.waiting++;
+      try {
+        reader = await waiter.promise;
+      } finally {
+        this.usage.waiting--;
+      }
+    }
+    this.usage.inUse++;
+    return reader;
+  }
+
+  give(reader: ReaderProcess): void {
+    this.usage.inUse--;
     const waiter = this.waiters.shift();
-    if (waiter) waiter(reader);
+    if (waiter) waiter.resolve(reader);
     else this.idle.push(reader);
   }
 
@@ -300,6 +380,8 @@ class ReaderPoolDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(CLOSED));
     for (const reader of this.readers) reader.close();
     this.readers.length = 0;
     this.idle.length = 0;
@@ -322,12 +404,17 @@ class ReaderPoolAdapter extends SqliteAdapter {
  * The dialect for the API's reads on SQLite: a small pool of child processes, each holding one
  * read-only connection, so reads never block the event loop, run side by side, and a statement
  * past the request's database-work cap is really stopped. Lookups, which cannot run long, are
- * answered on one connection in this process instead, through whichever reader Kysely handed out.
+ * answered on one connection in this process instead, without waiting for a reader.
  */
-export function readerPoolSqliteDialect(path: string, size: number, defaultCapMs: number): Dialect {
+export function readerPoolSqliteDialect(
+  path: string,
+  size: number,
+  defaultCapMs: number,
+  usage: PoolUsage,
+): Dialect {
   return {
     createAdapter: () => new ReaderPoolAdapter(),
-    createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs),
+    createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs, usage),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
