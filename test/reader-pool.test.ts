@@ -244,3 +244,37 @@ it('holds one reader for a transaction from its begin to its end, lookups includ
   assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
   assert.equal(await counted(ctx.dbs.read), before + 1);
 });
+
+it("stops a statement's wait for a reader when its request's budget runs out, not when the statements ahead end", async () => {
+  await Promise.all([brands(), brands()]);
+  const stopped = readerPids();
+  assert.equal(stopped.length, 2, 'two idle reader processes');
+  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+  const settled: string[] = [];
+  try {
+    const held = [1, 2].map((n) =>
+      withQueryBudget(1_500, () => sql`select ${n} as n`.execute(ctx.dbs.read)).then(
+        () => settled.push('held answered'),
+        (error: unknown) => settled.push(error instanceof QueryTimeout ? 'held stopped' : String(error)),
+      ),
+    );
+    for (let i = 0; i < 100 && read()?.inUse !== 2; i++) await sleep(5);
+    await assert.rejects(
+      withQueryBudget(200, () => sql`select 3 as n`.execute(ctx.dbs.read)),
+      (error: unknown) => error instanceof QueryTimeout && error.message.includes('200 ms'),
+    );
+    settled.push('waiting one stopped');
+    assert.deepEqual(
+      { inUse: read()?.inUse, waiting: read()?.waiting },
+      { inUse: 2, waiting: 0 },
+      'it left the queue',
+    );
+    await Promise.all(held);
+  } finally {
+    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
+  }
+  assert.deepEqual(settled, ['waiting one stopped', 'held stopped', 'held stopped']);
+  const res = await brands();
+  assert.equal(res.statusCode, 200, 'fresh readers serve again');
+});

@@ -346,18 +346,40 @@ class ReaderPoolDriver implements Driver {
       reader = new ReaderProcess(this.path, this.defaultCapMs);
       this.readers.push(reader);
     }
-    if (!reader) {
-      const waiter = Promise.withResolvers<ReaderProcess>();
-      this.waiters.push(waiter);
-      this.usage.waiting++;
-      try {
-        reader = await waiter.promise;
-      } finally {
-        this.usage.waiting--;
-      }
-    }
+    reader ??= await this.nextGivenBack();
     this.usage.inUse++;
     return reader;
+  }
+
+  /**
+   * The next reader given back. A statement of a request stops waiting when the request's budget
+   * runs out, however many statements are still ahead of it: the cap counts the wait.
+   */
+  private async nextGivenBack(): Promise<ReaderProcess> {
+    const waiter = Promise.withResolvers<ReaderProcess>();
+    this.waiters.push(waiter);
+    this.usage.waiting++;
+    let timer: NodeJS.Timeout | undefined;
+    const expire = () => {
+      const budget = remainingBudgetMs();
+      if (!budget) return;
+      // A fresh reader's start-up, waited for by another statement of the request, moves its deadline.
+      if (budget.remainingMs > 0) {
+        timer = setTimeout(expire, budget.remainingMs);
+        return;
+      }
+      const at = this.waiters.indexOf(waiter);
+      if (at < 0) return;
+      this.waiters.splice(at, 1);
+      waiter.reject(new QueryTimeout(budget.capMs));
+    };
+    expire();
+    try {
+      return await waiter.promise;
+    } finally {
+      clearTimeout(timer);
+      this.usage.waiting--;
+    }
   }
 
   give(reader: ReaderProcess): void {
