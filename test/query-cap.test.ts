@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { withQueryBudget } from '../src/db/budget.ts';
+import { QueryTimeout } from '../src/errors.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -139,5 +141,43 @@ describe('reads side by side', () => {
     assert.equal(slowRes.statusCode, 500);
     assert.equal(fastRes.statusCode, 200);
     assert.deepEqual(finished, ['fast', 'slow']);
+  });
+});
+
+describe('waiting for a connection', () => {
+  let ctx: TestContext;
+  let key: string;
+
+  before(async () => {
+    // One read connection (on SQLite, one reader process), so a second statement has to wait.
+    ctx = await createTestContext({ databasePoolSize: 1 }, { beforeReady: addProbeRoutes });
+    key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
+  });
+  after(() => ctx?.close());
+
+  it("ends when the request's budget is spent, not when the statement ahead of it ends, and the pool serves on", async () => {
+    const warm = await ctx.app.inject({ url: '/api/test-probe/fast/', headers: bearer(key) });
+    assert.equal(warm.statusCode, 200);
+    const settled: string[] = [];
+    const ahead = withQueryBudget(1_500, () => SLOW_SQL.execute(ctx.dbs.read)).then(
+      () => settled.push('ahead answered'),
+      (error: unknown) => settled.push(error instanceof QueryTimeout ? 'ahead stopped' : String(error)),
+    );
+    // The statement ahead holds the only connection once it is running.
+    await sleep(100);
+    await assert.rejects(
+      withQueryBudget(200, () => sql`select 1 as one`.execute(ctx.dbs.read)),
+      (error: unknown) => error instanceof QueryTimeout && error.message.includes('200 ms'),
+    );
+    settled.push('waiting one stopped');
+    await ahead;
+    assert.deepEqual(settled, ['waiting one stopped', 'ahead stopped']);
+
+    // The connection that came free after the wait was given up went back to the pool.
+    const next = await ctx.app.inject({ url: '/api/test-probe/fast/', headers: bearer(key) });
+    assert.equal(next.statusCode, 200);
+    assert.deepEqual(next.json(), { one: 1 });
+    const read = ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+    assert.deepEqual({ inUse: read?.inUse, waiting: read?.waiting }, { inUse: 0, waiting: 0 });
   });
 });

@@ -13,8 +13,14 @@ import type {
  * time caps (PostgreSQL) and metrics (both databases) are layered on this way.
  */
 export interface Interceptor {
-  /** Around taking a connection from the pool; `take` does the taking. */
-  acquire?(take: () => Promise<DatabaseConnection>): Promise<DatabaseConnection>;
+  /**
+   * Around taking a connection from the pool; `take` does the taking. An interceptor that gives
+   * up waiting hands the connection `take` still brings to `giveBack`.
+   */
+  acquire?(
+    take: () => Promise<DatabaseConnection>,
+    giveBack: (connection: DatabaseConnection) => Promise<void>,
+  ): Promise<DatabaseConnection>;
   /** After a connection went back to the pool. */
   released?(): void;
   /** Around one statement; `connection` is the wrapped dialect's own connection object. */
@@ -96,7 +102,8 @@ class InterceptingDriver implements Driver {
 
   async acquireConnection(options?: Parameters<Driver['acquireConnection']>[0]): Promise<DatabaseConnection> {
     const take = () => this.inner.acquireConnection(options);
-    const connection = await (this.interceptor.acquire ? this.interceptor.acquire(take) : take());
+    const giveBack = (connection: DatabaseConnection) => this.inner.releaseConnection(connection);
+    const connection = await (this.interceptor.acquire ? this.interceptor.acquire(take, giveBack) : take());
     let wrapper = this.wrappers.get(connection);
     if (!wrapper) {
       wrapper = new InterceptedConnection(connection, this.interceptor);

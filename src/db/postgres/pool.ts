@@ -123,6 +123,9 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
     client.query(`set time zone 'UTC'${plans}`).catch(() => {});
     if (options.preparedStatements > 0) prepareStatements(client, options.preparedStatements);
   });
-  const capped = interceptDialect(new PostgresDialect({ pool }), statementBudget(options.defaultCapMs));
+  const capped = interceptDialect(
+    new PostgresDialect({ pool }),
+    statementBudget(options.defaultCapMs, () => pool.idleCount === 0),
+  );
   return interceptDialect(capped, connectionLoss);
 }

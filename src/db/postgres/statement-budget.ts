@@ -22,9 +22,10 @@ function isStatementTimeout(error: unknown): boolean {
  * Caps each statement server-side at what is left of the request's database-work budget, so a
  * statement past the cap is cancelled by PostgreSQL itself (not merely abandoned by the client),
  * and reports the cancellation as QueryTimeout. Outside a request (the auth gate, the CLI) the
- * cap is `defaultCapMs`, or none when that is undefined.
+ * cap is `defaultCapMs`, or none when that is undefined. `poolIsBusy` tells whether taking a
+ * connection may have to wait (none idle), the only case worth a timer.
  */
-export function statementBudget(defaultCapMs: number | undefined): Interceptor {
+export function statementBudget(defaultCapMs: number | undefined, poolIsBusy: () => boolean): Interceptor {
   // The statement_timeout last set on each connection. Session settings live as long as the
   // connection, so a connection coming back from the pool keeps its value.
   const current = new WeakMap<DatabaseConnection, number>();
@@ -39,6 +40,26 @@ export function statementBudget(defaultCapMs: number | undefined): Interceptor {
   }
 
   return {
+    // A request waits for a connection of a busy pool no longer than its budget allows: past it,
+    // QueryTimeout, and the connection the pool hands over later goes straight back.
+    async acquire(take, giveBack) {
+      const budget = remainingBudgetMs();
+      if (!budget || !poolIsBusy()) return take();
+      if (budget.remainingMs <= 0) throw new QueryTimeout(budget.capMs);
+      const taking = take();
+      let timer: NodeJS.Timeout | undefined;
+      const spent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new QueryTimeout(budget.capMs)), budget.remainingMs);
+      });
+      try {
+        return await Promise.race([taking, spent]);
+      } catch (error) {
+        if (error instanceof QueryTimeout) taking.then(giveBack, () => {});
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async execute(connection, _query, run) {
       const budget = remainingBudgetMs();
       const capMs = budget?.capMs ?? defaultCapMs;
