@@ -14,7 +14,8 @@
 //   --uncached: the service keeps no answers and no analytics sums (RESPONSE_CACHE_MB=0,
 //               ANALYTICS_CACHE_MB=0), so every request reads the database: what a first request
 //               costs. By default the repeated requests of a case are answered from the caches
-//               after the first.
+//               after the first. Then also "run status beside analytics": a run status at 50
+//               requests/s while four connections ask for brand analytics 90d.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -227,6 +228,38 @@ async function drive(url: string, headers: Record<string, string>, into: Measure
   into.errors += result.non2xx + result.errors + result.timeouts;
 }
 
+const BESIDE = 'run status beside analytics';
+
+/**
+ * A short request beside long ones, with the caches off: four connections of brand analytics 90d
+ * keep the SQLite readers (or PostgreSQL's connections) busy while a run status is asked at 50
+ * requests/s. Its latency shows whether short requests wait behind long ones (docs/performance.md,
+ * "A lookup waits for no reader").
+ */
+async function besideAnalytics(base: string, headers: Record<string, string>, targets: Target[]) {
+  const path = (name: string) => targets.find((t) => t.name === name)?.path ?? '';
+  const [analytics, status] = await Promise.all([
+    autocannon({
+      url: `${base}${path('brand analytics 90d')}`,
+      connections: 4,
+      duration: DURATION * ROUNDS,
+      headers,
+    }),
+    autocannon({
+      url: `${base}${path('run status')}`,
+      connections: 2,
+      overallRate: 50,
+      duration: DURATION * ROUNDS,
+      headers,
+    }),
+  ]);
+  const errors = [analytics, status].reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
+  line('');
+  line(
+    `${BESIDE}: run status at 50 req/s p50 ${status.latency.p50}, p97.5 ${status.latency.p97_5}, p99 ${status.latency.p99} ms; brand analytics 90d on 4 connections ${(analytics.requests.total / analytics.duration).toFixed(1)} req/s, p50 ${analytics.latency.p50} ms${errors > 0 ? ` (${errors} errors)` : ''}.`,
+  );
+}
+
 /**
  * Memory of a process and its children (the SQLite readers), in MiB: resident (RSS, what the
  * target counts) and proportional (PSS: a page shared by n processes, such as Node's own code
@@ -324,6 +357,7 @@ async function main(): Promise<void> {
         `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p99), 5)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
       );
     }
+    if (args.uncached && BESIDE.includes(args.only)) await besideAnalytics(base, auth, targets);
     line('');
     line('Latencies in ms (median over rounds of autocannon percentiles).');
     if (service.pid) {
