@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { QueryTimeout } from '../errors.ts';
 
 // The database-work budget of the request being served. Drivers read it to cap each statement at
 // what is left of the request's allowance, so the cap covers the request as a whole.
@@ -33,4 +34,23 @@ export function excludeFromBudget(from: number, until: number): void {
   if (!budget) return;
   budget.deadline += Math.max(0, until - Math.max(from, budget.excludedUntil ?? from));
   budget.excludedUntil = Math.max(until, budget.excludedUntil ?? until);
+}
+
+/**
+ * Calls `spent` with the cap's QueryTimeout once the current request's budget runs out, following
+ * a deadline that moves meanwhile (excludeFromBudget), at once if it already has. Returns the
+ * cancel, or undefined outside a request (nothing to wait for). For a wait that the cap must
+ * count, such as a wait for a connection.
+ */
+export function onBudgetSpent(spent: (timeout: QueryTimeout) => void): (() => void) | undefined {
+  if (!queryBudget.getStore()) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const budget = remainingBudgetMs();
+    if (!budget) return;
+    if (budget.remainingMs > 0) timer = setTimeout(check, budget.remainingMs);
+    else spent(new QueryTimeout(budget.capMs));
+  };
+  check();
+  return () => clearTimeout(timer);
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, type DatabaseConnection } from 'kysely';
 import { QueryTimeout } from '../../errors.ts';
-import { remainingBudgetMs } from '../budget.ts';
+import { onBudgetSpent, remainingBudgetMs } from '../budget.ts';
 import type { Interceptor } from '../intercept.ts';
 
 // The statement may outlive the request's remaining budget by at most this much. Re-sending
@@ -47,9 +47,9 @@ export function statementBudget(defaultCapMs: number | undefined, poolIsBusy: ()
       if (!budget || !poolIsBusy()) return take();
       if (budget.remainingMs <= 0) throw new QueryTimeout(budget.capMs);
       const taking = take();
-      let timer: NodeJS.Timeout | undefined;
+      let cancel: (() => void) | undefined;
       const spent = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new QueryTimeout(budget.capMs)), budget.remainingMs);
+        cancel = onBudgetSpent(reject);
       });
       try {
         return await Promise.race([taking, spent]);
@@ -57,7 +57,7 @@ export function statementBudget(defaultCapMs: number | undefined, poolIsBusy: ()
         if (error instanceof QueryTimeout) taking.then(giveBack, () => {});
         throw error;
       } finally {
-        clearTimeout(timer);
+        cancel?.();
       }
     },
     async execute(connection, _query, run) {

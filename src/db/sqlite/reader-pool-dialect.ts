@@ -14,7 +14,7 @@ import {
 } from 'kysely';
 import { recentlyUsed } from '../../domain/recently-used.js';
 import { DatabaseUnavailable, QueryTimeout } from '../../errors.ts';
-import { excludeFromBudget, remainingBudgetMs } from '../budget.ts';
+import { excludeFromBudget, onBudgetSpent, remainingBudgetMs } from '../budget.ts';
 import type { PoolUsage } from '../monitor.ts';
 import { isLookup } from '../statement-hints.ts';
 import { openSqlite, runStatement } from './open.js';
@@ -359,25 +359,17 @@ class ReaderPoolDriver implements Driver {
     const waiter = Promise.withResolvers<ReaderProcess>();
     this.waiters.push(waiter);
     this.usage.waiting++;
-    let timer: NodeJS.Timeout | undefined;
-    const expire = () => {
-      const budget = remainingBudgetMs();
-      if (!budget) return;
-      // A fresh reader's start-up, waited for by another statement of the request, moves its deadline.
-      if (budget.remainingMs > 0) {
-        timer = setTimeout(expire, budget.remainingMs);
-        return;
-      }
+    // Leaving the queue in the same turn as the rejection, so no reader can be handed to it after.
+    const cancel = onBudgetSpent((timeout) => {
       const at = this.waiters.indexOf(waiter);
       if (at < 0) return;
       this.waiters.splice(at, 1);
-      waiter.reject(new QueryTimeout(budget.capMs));
-    };
-    expire();
+      waiter.reject(timeout);
+    });
     try {
       return await waiter.promise;
     } finally {
-      clearTimeout(timer);
+      cancel?.();
       this.usage.waiting--;
     }
   }
