@@ -30,7 +30,6 @@ type Listener = (observation: QueryObservation) => void;
 export class DatabaseMonitor {
   private readonly listeners = new Set<Listener>();
   private readonly usage: PoolUsage[] = [];
-  private readonly selfCounted = new Set<PoolName>();
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -49,7 +48,6 @@ export class DatabaseMonitor {
   countedByDriver(pool: PoolName, max: number): PoolUsage {
     const usage: PoolUsage = { pool, max, inUse: 0, waiting: 0 };
     this.usage.push(usage);
-    this.selfCounted.add(pool);
     return usage;
   }
 
@@ -70,7 +68,8 @@ export class DatabaseMonitor {
         emit({ pool, seconds: (performance.now() - started) / 1000, outcome });
       }
     };
-    if (this.selfCounted.has(pool)) return { execute };
+    // A record made before `track` is one whose driver counts its own connections.
+    if (this.usage.some((usage) => usage.pool === pool)) return { execute };
     const usage: PoolUsage = { pool, max, inUse: 0, waiting: 0 };
     this.usage.push(usage);
     return {
