@@ -63,6 +63,37 @@ after(() => ctx?.close());
 
 const brands = () => ctx.app.inject({ url: '/api/brands/', headers: bearer(key) });
 
+/** The read pool's readers in use and statements waiting for one. */
+function readUsage() {
+  const usage = ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
+  return { inUse: usage?.inUse, waiting: usage?.waiting };
+}
+
+/**
+ * Runs `work` with both reader processes started, idle and then stopped (SIGSTOP): a statement
+ * sent to one waits until its cap stops it. Afterwards the readers serve again.
+ */
+async function withReadersStopped(work: () => Promise<void>): Promise<void> {
+  await Promise.all([brands(), brands()]);
+  const stopped = readerPids();
+  assert.equal(stopped.length, 2, 'two idle reader processes');
+  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+  try {
+    await work();
+  } finally {
+    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
+  }
+  const res = await brands();
+  assert.equal(res.statusCode, 200, 'the readers serve again');
+}
+
+/** A statement under a 1.5 s budget, noting in `settled` how it ended. */
+const heldStatement = (n: number, settled: string[]) =>
+  withQueryBudget(1_500, () => sql`select ${n} as n`.execute(ctx.dbs.read)).then(
+    () => settled.push('held answered'),
+    (error: unknown) => settled.push(error instanceof QueryTimeout ? 'held stopped' : String(error)),
+  );
+
 it('serves the next request when the idle reader processes have died', async () => {
   // Two requests at once start both readers; both are idle once they are answered.
   const warm = await Promise.all([brands(), brands()]);
@@ -147,12 +178,7 @@ it("answers a lookup in the service's process, with the rows a reader gives, whi
   ]);
   assert.deepEqual(fromLookup.rows, fromReader.rows);
 
-  // Both readers started and idle, then stopped: a statement sent to one waits until the cap.
-  await Promise.all([brands(), brands()]);
-  const stopped = readerPids();
-  assert.equal(stopped.length, 2, 'two idle reader processes');
-  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
-  try {
+  await withReadersStopped(async () => {
     const brand = await withQueryBudget(2_000, () => findBrandRef(ctx.dbs.read, orgId, brandId));
     assert.deepEqual(brand, { id: brandId, orgId, name: 'Lookup Co', website: 'lookup.example' });
     // Both hints, as the analytics windows' lookups carry them.
@@ -163,56 +189,29 @@ it("answers a lookup in the service's process, with the rows a reader gives, whi
       QueryTimeout,
       'a statement that is no lookup still goes to a (stopped) reader',
     );
-  } finally {
-    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
-  }
-  const res = await brands();
-  assert.equal(res.statusCode, 200, 'the readers serve again');
+  });
 });
 
 it('answers a lookup at once while statements hold every reader, and counts only those as in use', async () => {
   const brandId = await insertBrand(ctx.dbs.primary, orgId, { name: 'Busy Co', website: 'busy.example' });
-  await Promise.all([brands(), brands()]);
-  const stopped = readerPids();
-  assert.equal(stopped.length, 2, 'two idle reader processes');
-  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
-  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
   const settled: string[] = [];
-  try {
+  await withReadersStopped(async () => {
     // Each stopped reader takes a statement it cannot answer before the cap; the third waits.
-    const held = [1, 2, 3].map((n) =>
-      withQueryBudget(1_500, () => sql`select ${n} as n`.execute(ctx.dbs.read)).then(
-        () => settled.push('statement answered'),
-        () => settled.push('statement stopped'),
-      ),
-    );
-    for (let i = 0; i < 100 && read()?.waiting !== 1; i++) await sleep(5);
-    assert.deepEqual(
-      { inUse: read()?.inUse, waiting: read()?.waiting },
-      { inUse: 2, waiting: 1 },
-      'both readers in use, one statement waiting',
-    );
+    const held = [1, 2, 3].map((n) => heldStatement(n, settled));
+    for (let i = 0; i < 100 && readUsage().waiting !== 1; i++) await sleep(5);
+    assert.deepEqual(readUsage(), { inUse: 2, waiting: 1 }, 'both readers in use, one statement waiting');
 
     const brand = await withQueryBudget(1_500, () => findBrandRef(ctx.dbs.read, orgId, brandId));
     settled.push('lookup');
     assert.deepEqual(brand, { id: brandId, orgId, name: 'Busy Co', website: 'busy.example' });
-    assert.deepEqual(
-      { inUse: read()?.inUse, waiting: read()?.waiting },
-      { inUse: 2, waiting: 1 },
-      'the lookup took no reader and waited for none',
-    );
+    assert.deepEqual(readUsage(), { inUse: 2, waiting: 1 }, 'the lookup took no reader and waited for none');
     await Promise.all(held);
-  } finally {
-    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
-  }
-  assert.deepEqual(settled, ['lookup', 'statement stopped', 'statement stopped', 'statement stopped']);
-  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
-  const res = await brands();
-  assert.equal(res.statusCode, 200, 'fresh readers serve again');
+  });
+  assert.deepEqual(settled, ['lookup', 'held stopped', 'held stopped', 'held stopped']);
+  assert.deepEqual(readUsage(), { inUse: 0, waiting: 0 });
 });
 
 it('holds one reader for a transaction from its begin to its end, lookups included, and gives it back', async () => {
-  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
   const counted = async (db: typeof ctx.dbs.read, hint = '') =>
     Number(
       (
@@ -224,7 +223,7 @@ it('holds one reader for a transaction from its begin to its end, lookups includ
   const before = await counted(ctx.dbs.read);
   await ctx.dbs.read.transaction().execute(async (trx) => {
     assert.equal(await counted(trx), before);
-    assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 1, waiting: 0 });
+    assert.deepEqual(readUsage(), { inUse: 1, waiting: 0 });
     await insertBrand(ctx.dbs.primary, orgId, { name: 'Later Co', website: 'later.example' });
     // The transaction's snapshot, on its own reader: a lookup too is answered there, not in the
     // service's process, which already sees the new brand.
@@ -232,7 +231,7 @@ it('holds one reader for a transaction from its begin to its end, lookups includ
     assert.equal(await counted(trx, LOOKUP), before);
     assert.equal(await counted(ctx.dbs.read, LOOKUP), before + 1);
   });
-  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
+  assert.deepEqual(readUsage(), { inUse: 0, waiting: 0 });
 
   await assert.rejects(
     ctx.dbs.read.transaction().execute(async (trx) => {
@@ -241,40 +240,22 @@ it('holds one reader for a transaction from its begin to its end, lookups includ
     }),
     /undone/,
   );
-  assert.deepEqual({ inUse: read()?.inUse, waiting: read()?.waiting }, { inUse: 0, waiting: 0 });
+  assert.deepEqual(readUsage(), { inUse: 0, waiting: 0 });
   assert.equal(await counted(ctx.dbs.read), before + 1);
 });
 
 it("stops a statement's wait for a reader when its request's budget runs out, not when the statements ahead end", async () => {
-  await Promise.all([brands(), brands()]);
-  const stopped = readerPids();
-  assert.equal(stopped.length, 2, 'two idle reader processes');
-  for (const pid of stopped) process.kill(pid, 'SIGSTOP');
-  const read = () => ctx.dbs.monitor.pools().find((pool) => pool.pool === 'read');
   const settled: string[] = [];
-  try {
-    const held = [1, 2].map((n) =>
-      withQueryBudget(1_500, () => sql`select ${n} as n`.execute(ctx.dbs.read)).then(
-        () => settled.push('held answered'),
-        (error: unknown) => settled.push(error instanceof QueryTimeout ? 'held stopped' : String(error)),
-      ),
-    );
-    for (let i = 0; i < 100 && read()?.inUse !== 2; i++) await sleep(5);
+  await withReadersStopped(async () => {
+    const held = [1, 2].map((n) => heldStatement(n, settled));
+    for (let i = 0; i < 100 && readUsage().inUse !== 2; i++) await sleep(5);
     await assert.rejects(
       withQueryBudget(200, () => sql`select 3 as n`.execute(ctx.dbs.read)),
       (error: unknown) => error instanceof QueryTimeout && error.message.includes('200 ms'),
     );
     settled.push('waiting one stopped');
-    assert.deepEqual(
-      { inUse: read()?.inUse, waiting: read()?.waiting },
-      { inUse: 2, waiting: 0 },
-      'it left the queue',
-    );
+    assert.deepEqual(readUsage(), { inUse: 2, waiting: 0 }, 'it left the queue');
     await Promise.all(held);
-  } finally {
-    for (const pid of stopped.filter(isAlive)) process.kill(pid, 'SIGCONT');
-  }
+  });
   assert.deepEqual(settled, ['waiting one stopped', 'held stopped', 'held stopped']);
-  const res = await brands();
-  assert.equal(res.statusCode, 200, 'fresh readers serve again');
 });
