@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
@@ -262,6 +263,53 @@ describe('PostgreSQL: the data version', () => {
       await dbs.close();
       await db.drop();
     }
+  });
+});
+
+describe('PostgreSQL: an analytics request reads the data version beside its brand lookup', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext({ databasePoolSize: 4 });
+  });
+  after(() => ctx?.close());
+
+  it('has the version read while the brand lookup still waits', async () => {
+    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
+    const key = await mintKey(ctx.dbs.primary, orgId);
+    const brand = await BrandFixture.insert(ctx.dbs.primary, orgId, { name: 'Acme' });
+    const category = await brand.category();
+    const prompt = await brand.prompt(category);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+    const url = `/api/brands/${brand.brandId}/analytics/?range=30d`;
+    // The key is verified once and kept, so the request below reads nothing before its lookup.
+    assert.equal((await ctx.app.inject({ url, headers: bearer(key) })).statusCode, 200);
+
+    // The brand's lookup waits behind a lock taken in another session.
+    const locker = new pg.Client(ctx.config.databaseUrl);
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table brands in access exclusive mode');
+    const reads: string[] = [];
+    const unsubscribe = ctx.dbs.monitor.subscribe((o) => {
+      if (o.pool === 'read') reads.push(o.outcome);
+    });
+    const answered = ctx.app.inject({ url, headers: bearer(key) });
+    try {
+      while ((await activeStatements(ctx.dbs, '%from "brands"%')) === 0) await sleep(10);
+      // The version's read may still be on its way back; the lookup cannot end while the lock holds.
+      for (let waited = 0; reads.length === 0 && waited < 2_000; waited += 10) await sleep(10);
+      // Read before the lookup was answered: the data version, and nothing else.
+      assert.deepEqual(reads, ['ok']);
+      assert.equal(await activeStatements(ctx.dbs, '%from "brands"%'), 1);
+    } finally {
+      unsubscribe();
+      await locker.query('rollback');
+      await locker.end();
+    }
+    const res = await answered;
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().metrics.mentionRate.value, 1);
   });
 });
 

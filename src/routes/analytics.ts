@@ -63,6 +63,15 @@ export async function analyticsRoutes(app: App): Promise<void> {
   };
 
   const categoryOf = (orgId: number, categoryId: number) => findCategoryWithBrand(db, orgId, categoryId);
+  // The object the path names, and the cache's use with the data version read beside its lookup:
+  // on PostgreSQL each is a round trip, and the version need only precede the window's reads.
+  // A missing object answers 404 whatever the version read did.
+  const withCacheUse = async <T>(lookup: Promise<T | undefined>) => {
+    const use = cacheUse();
+    use.catch(() => {});
+    const named = await lookup;
+    return named === undefined ? undefined : { named, use: await use };
+  };
 
   keyedGet(app, '/api/brands/:brand_id/analytics/', {
     scope,
@@ -75,11 +84,11 @@ export async function analyticsRoutes(app: App): Promise<void> {
       querystring: AnalyticsQuery,
       response: responses(Analytics),
     },
-    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
-    handler: async (request, { caller, found: brand }) => {
+    find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
+    handler: async (request, { caller, found: { named: brand, use } }) => {
       const org = caller.organization;
       const window = valid(parseRange(request.query, app.clock(), org.timezone));
-      const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window, await cacheUse());
+      const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window, use);
       return presentAnalytics(data, { ...brand, categoryId: null });
     },
   });
@@ -95,15 +104,16 @@ export async function analyticsRoutes(app: App): Promise<void> {
       querystring: AnalyticsQuery,
       response: responses(Analytics),
     },
-    find: (request, caller) => categoryOf(caller.organization.id, request.params.category_id),
-    handler: async (request, { caller, found: { category, brand } }) => {
+    find: (request, caller) => withCacheUse(categoryOf(caller.organization.id, request.params.category_id)),
+    handler: async (request, { caller, found: { named, use } }) => {
+      const { category, brand } = named;
       const org = caller.organization;
       const window = valid(parseRange(request.query, app.clock(), org.timezone));
       const data = await loadWindow(
         db,
         { orgId: org.id, brandId: brand.id, categoryId: category.id },
         window,
-        await cacheUse(),
+        use,
       );
       return presentAnalytics(data, { ...brand, categoryId: category.id });
     },
@@ -120,11 +130,11 @@ export async function analyticsRoutes(app: App): Promise<void> {
       querystring: HistoryQuery,
       response: responses(ScoreHistory),
     },
-    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
-    handler: async (request, { caller, found: brand }) => {
+    find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
+    handler: async (request, { caller, found: { named: brand, use } }) => {
       const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const history = await scoreHistory(db, org.id, { brandId: brand.id }, window, await cacheUse());
+      const history = await scoreHistory(db, org.id, { brandId: brand.id }, window, use);
       return presentHistory(history, window, limit);
     },
   });
@@ -140,8 +150,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
       querystring: HistoryQuery,
       response: responses(ScoreHistory),
     },
-    find: (request, caller) => categoryOf(caller.organization.id, request.params.category_id),
-    handler: async (request, { caller, found: { category, brand } }) => {
+    find: (request, caller) => withCacheUse(categoryOf(caller.organization.id, request.params.category_id)),
+    handler: async (request, { caller, found: { named, use } }) => {
+      const { category, brand } = named;
       const org = caller.organization;
       const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
       const history = await scoreHistory(
@@ -149,7 +160,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
         org.id,
         { brandId: brand.id, categoryIds: [category.id] },
         window,
-        await cacheUse(),
+        use,
       );
       return presentHistory(history, window, limit);
     },
@@ -166,11 +177,11 @@ export async function analyticsRoutes(app: App): Promise<void> {
       querystring: DeltasQuery,
       response: responses(CategoryDeltas),
     },
-    find: (request, caller) => brandOf(caller.organization.id, request.params.brand_id),
-    handler: async (request, { caller, found: brand }) => {
+    find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
+    handler: async (request, { caller, found: { named: brand, use } }) => {
       const org = caller.organization;
       const { window } = valid(parseHistory(request.query, app.clock(), org.timezone));
-      const [categoryIds, use] = await Promise.all([liveCategoryIds(db, org.id, brand.id), cacheUse()]);
+      const categoryIds = await liveCategoryIds(db, org.id, brand.id);
       const byCategory = await categoryDeltas(db, org.id, brand.id, categoryIds, window, use);
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};
       for (const [categoryId, delta] of byCategory) deltas[String(categoryId)] = presentDelta(delta);
