@@ -71,6 +71,18 @@ const ms = (setting: string | undefined) => {
   return Number(match[1]);
 };
 
+/** An organization's key, and its brand with one answer yesterday that mentions it first. */
+async function brandMentionedYesterday(dbs: Databases) {
+  const orgId = await insertOrg(dbs.primary, 'acme');
+  const key = await mintKey(dbs.primary, orgId);
+  const brand = await BrandFixture.insert(dbs.primary, orgId, { name: 'Acme' });
+  const category = await brand.category();
+  const prompt = await brand.prompt(category);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+  await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+  return { key, brand };
+}
+
 async function activeStatements(dbs: Databases, pattern: string): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     select count(*) as n from pg_stat_activity
@@ -274,13 +286,7 @@ describe('PostgreSQL: an analytics request reads the data version beside its bra
   after(() => ctx?.close());
 
   it('has the version read while the brand lookup still waits', async () => {
-    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
-    const key = await mintKey(ctx.dbs.primary, orgId);
-    const brand = await BrandFixture.insert(ctx.dbs.primary, orgId, { name: 'Acme' });
-    const category = await brand.category();
-    const prompt = await brand.prompt(category);
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-    await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+    const { key, brand } = await brandMentionedYesterday(ctx.dbs);
     const url = `/api/brands/${brand.brandId}/analytics/?range=30d`;
     // The key is verified once and kept, so the request below reads nothing before its lookup.
     assert.equal((await ctx.app.inject({ url, headers: bearer(key) })).statusCode, 200);
@@ -468,13 +474,7 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
   });
 
   it("runs a brand's analytics on generic plans without switching back for the key's and the brand's lookups", async () => {
-    const orgId = await insertOrg(ctx.dbs.primary, 'acme');
-    const key = await mintKey(ctx.dbs.primary, orgId);
-    const brand = await BrandFixture.insert(ctx.dbs.primary, orgId, { name: 'Acme' });
-    const category = await brand.category();
-    const prompt = await brand.prompt(category);
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-    await brand.run({ category, finishedAt: yesterday, answers: [{ prompt, mentioned: true, rank: 1 }] });
+    const { key, brand } = await brandMentionedYesterday(ctx.dbs);
     // The connection as an earlier analytics request leaves it.
     assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
     const res = await ctx.app.inject({
