@@ -65,6 +65,9 @@ function addProbeRoutes(app: App): void {
   });
 }
 
+/** Where a statement can run: the databases' handles, or a transaction on one. */
+type Executes = Parameters<ReturnType<typeof sql>['execute']>[0];
+
 const ms = (setting: string | undefined) => {
   const match = /^(\d+)(ms)?$/.exec(setting ?? '');
   assert.ok(match, `statement_timeout "${setting}"`);
@@ -443,13 +446,11 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
   const isMarked = (statement: string) => statement.startsWith(GENERIC_PLAN);
 
   /** The plan mode a text starting with `hint` ran under, on the one read connection. */
-  const modeFor = async (hint: string) =>
+  const modeFor = async (hint: string, on: Executes = ctx.dbs.read) =>
     (
       await sql<{
         mode: string;
-      }>`${sql.raw(hint)}select current_setting('plan_cache_mode') as mode, ${1}::int as one`.execute(
-        ctx.dbs.read,
-      )
+      }>`${sql.raw(hint)}select current_setting('plan_cache_mode') as mode, ${1}::int as one`.execute(on)
     ).rows[0]?.mode;
 
   it('switches the connection to generic plans for a marked text, and back for any other', async () => {
@@ -461,6 +462,20 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     // plan made for its value.
     assert.deepEqual(probes.find((p) => isMarked(p.statement))?.plans, [2, 0]);
     assert.deepEqual(probes.find((p) => !isMarked(p.statement))?.plans, [0, 1]);
+  });
+
+  it('knows the mode again after a rollback undoes a switch made inside the transaction', async () => {
+    assert.equal(await modeFor(''), 'force_custom_plan');
+    await assert.rejects(
+      ctx.dbs.read.transaction().execute(async (tx) => {
+        assert.equal(await modeFor(GENERIC_PLAN, tx), 'force_generic_plan');
+        throw new Error('undone');
+      }),
+      /undone/,
+    );
+    // The rollback put the session back on custom plans: a marked text must switch it again.
+    assert.equal(await modeFor(GENERIC_PLAN), 'force_generic_plan');
+    assert.equal(await modeFor(''), 'force_custom_plan');
   });
 
   it('leaves the mode as it is for a lookup not marked', async () => {

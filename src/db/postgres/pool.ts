@@ -58,7 +58,8 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
   const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
     .connection.parsedStatements;
   let seq = 0;
-  let planMode = CUSTOM_PLANS;
+  // Unknown after a rollback, which undoes a `set` made inside the transaction.
+  let planMode: string | undefined = CUSTOM_PLANS;
   const query = client.query.bind(client) as Query;
   // Awaited: node-postgres is to stop queueing a statement behind one still running.
   const forget = async (text: string, name: string) => {
@@ -76,7 +77,11 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
       names.delete(config);
     }
     names.set(config, name);
-    const mode = config.startsWith(GENERIC_PLAN) ? GENERIC_PLANS : isLookup(config) ? planMode : CUSTOM_PLANS;
+    const mode = config.startsWith(GENERIC_PLAN)
+      ? GENERIC_PLANS
+      : isLookup(config) && planMode !== undefined
+        ? planMode
+        : CUSTOM_PLANS;
     if (mode !== planMode) {
       await query(`set plan_cache_mode = ${mode}`);
       planMode = mode;
@@ -93,10 +98,13 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
   };
   // Anything else (no parameters, a callback, a cursor) goes as it came: a cursor must come back
   // as itself, not in a promise.
-  const preparing: Query = (config, values, callback) =>
-    typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
-      ? prepared(config, values)
-      : query(config, values, callback);
+  const preparing: Query = (config, values, callback) => {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+      return prepared(config, values);
+    }
+    if (typeof config === 'string' && /^\s*rollback\b/i.test(config)) planMode = undefined;
+    return query(config, values, callback);
+  };
   client.query = preparing as typeof client.query;
 }
 
