@@ -304,8 +304,14 @@ describe('PostgreSQL: an analytics request reads the data version beside its bra
       if (o.pool === 'read') reads.push(o.outcome);
     });
     const answered = ctx.app.inject({ url, headers: bearer(key) });
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    answered.then(settle, settle);
     try {
-      while ((await activeStatements(ctx.dbs, '%from "brands"%')) === 0) await sleep(10);
+      while (!settled && (await activeStatements(ctx.dbs, '%from "brands"%')) === 0) await sleep(10);
+      assert.equal(settled, false, 'the request was answered without waiting for the lock');
       // The version's read may still be on its way back; the lookup cannot end while the lock holds.
       for (let waited = 0; reads.length === 0 && waited < 2_000; waited += 10) await sleep(10);
       // Read before the lookup was answered: the data version, and nothing else.
