@@ -9,6 +9,8 @@
 //   npm run bench -- --reuse       time an existing $BENCH_DB again without regenerating it
 //   BENCH_ITERATIONS=50 npm run bench
 //   BENCH_DAYS=90 npm run bench    a smaller history for a quick try (default 1095 days)
+//   npm run bench -- --only NAME   only the cases whose name contains NAME (e.g. "category analytics 90d"),
+//                                  in every table: a quick before/after of one case
 //   npm run bench -- --postgres    the same data copied into PostgreSQL (BENCH_POSTGRES_URL, default
 //                                  postgres://postgres@127.0.0.1:5432/test, names the server; the copy is
 //                                  database sightline_bench there, kept for --reuse; a superuser, as the
@@ -19,6 +21,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import { buildApp } from '../src/app.ts';
 import { generateKey, hashSecret } from '../src/auth/keys.ts';
@@ -33,9 +36,69 @@ import { postgresCopy } from './to-postgres.ts';
 
 const DAY_MS = 86_400_000;
 const path = process.env.BENCH_DB ?? join(tmpdir(), 'sightline-bench', 'bench.db');
-const reuse = process.argv.includes('--reuse');
-const postgres = process.argv.includes('--postgres');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
+
+interface Named {
+  brandId: number;
+  categoryId: number;
+  promptId: number;
+  /** The UTC date this many days before the data's end. */
+  day: (daysAgo: number) => string;
+}
+type UrlOf = (n: Named) => string;
+
+const RANGES: [string, UrlOf][] = [
+  ['7d', () => 'range=7d'],
+  ['30d', () => 'range=30d'],
+  ['90d', () => 'range=90d'],
+  ['all', () => 'range=all'],
+  ['custom 61 days', (n) => `range=custom&start=${n.day(400)}&end=${n.day(340)}`],
+];
+/** Every timed case: its name, and its URL for the generated ids. */
+const CASES: [string, UrlOf][] = [
+  ...RANGES.map(([range, query]): [string, UrlOf] => [
+    `brand analytics ${range}`,
+    (n) => `/api/brands/${n.brandId}/analytics/?${query(n)}`,
+  ]),
+  ...RANGES.map(([range, query]): [string, UrlOf] => [
+    `category analytics ${range}`,
+    (n) => `/api/categories/${n.categoryId}/analytics/?${query(n)}`,
+  ]),
+  // Brand figures (score, last run, counts) must not grow with the brand's 8,760 runs.
+  ['brand list', () => '/api/brands/'],
+  ['brand detail', (n) => `/api/brands/${n.brandId}/`],
+  ['brand score-history 30d', (n) => `/api/brands/${n.brandId}/score-history/`],
+  ['brand score-history 90d', (n) => `/api/brands/${n.brandId}/score-history/?range=90d`],
+  ['brand score-history all', (n) => `/api/brands/${n.brandId}/score-history/?since=all`],
+  ['category score-history 30d', (n) => `/api/categories/${n.categoryId}/score-history/`],
+  ['category-deltas 30d', (n) => `/api/brands/${n.brandId}/category-deltas/`],
+  ['prompt changes', (n) => `/api/prompts/${n.promptId}/changes/`],
+];
+
+/** The flags, or one line naming what is wrong and the usage (no stack trace). */
+function parsed() {
+  const fail = (message: string): never => {
+    process.stderr.write(`bench: ${message}. Usage: npm run bench [-- --reuse] [--postgres] [--only NAME]\n`);
+    process.exit(2);
+  };
+  try {
+    const { values } = parseArgs({
+      options: {
+        reuse: { type: 'boolean', default: false },
+        postgres: { type: 'boolean', default: false },
+        only: { type: 'string', default: '' },
+      },
+    });
+    if (!Number.isInteger(iterations) || iterations < 1)
+      fail('BENCH_ITERATIONS must be a whole number of at least 1');
+    if (!CASES.some(([label]) => label.includes(values.only)))
+      fail(`no case's name contains "${values.only}"`);
+    return values;
+  } catch (error) {
+    return fail((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+}
+const args = parsed();
 const REFRESH_BATCH = 150;
 
 const MAIN: TenantSpec = {
@@ -119,11 +182,11 @@ async function main(): Promise<void> {
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${type()}, Node ${process.version}`,
   );
   const end = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
-  const reusing = reuse && existsSync(path);
+  const reusing = args.reuse && existsSync(path);
   if (!reusing) await generate(end);
   line(`Database: ${path} (${(statSync(path).size / 2 ** 30).toFixed(2)} GiB)`);
   let databaseUrl = `sqlite:${path}`;
-  if (postgres) {
+  if (args.postgres) {
     const copied = performance.now();
     const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
     databaseUrl = await postgresCopy(path, admin, 'sightline_bench', reusing, line);
@@ -201,30 +264,11 @@ async function main(): Promise<void> {
   const addresses = await Promise.all(apps.map((app) => app.listen({ port: 0, host: '127.0.0.1' })));
 
   const day = (daysAgo: number) => new Date(end - daysAgo * DAY_MS).toISOString().slice(0, 10);
-  const custom = `range=custom&start=${day(400)}&end=${day(340)}`;
-  const cases: [string, string][] = [];
-  for (const [scope, base] of [
-    ['brand', `/api/brands/${brand.id}/analytics/`],
-    ['category', `/api/categories/${category.id}/analytics/`],
-  ]) {
-    for (const query of ['range=7d', 'range=30d', 'range=90d', 'range=all', custom]) {
-      cases.push([
-        `${scope} analytics ${query.startsWith('range=custom') ? 'custom 61 days' : query.slice(6)}`,
-        `${base}?${query}`,
-      ]);
-    }
-  }
-  cases.push(
-    // Brand figures (score, last run, counts) must not grow with the brand's 8,760 runs.
-    ['brand list', '/api/brands/'],
-    ['brand detail', `/api/brands/${brand.id}/`],
-    ['brand score-history 30d', `/api/brands/${brand.id}/score-history/`],
-    ['brand score-history 90d', `/api/brands/${brand.id}/score-history/?range=90d`],
-    ['brand score-history all', `/api/brands/${brand.id}/score-history/?since=all`],
-    ['category score-history 30d', `/api/categories/${category.id}/score-history/`],
-    ['category-deltas 30d', `/api/brands/${brand.id}/category-deltas/`],
-    ['prompt changes', `/api/prompts/${prompt.id}/changes/`],
-  );
+  const named = { brandId: brand.id, categoryId: category.id, promptId: prompt.id, day };
+  const cases = CASES.filter(([label]) => label.includes(args.only)).map(([label, url]): [string, string] => [
+    label,
+    url(named),
+  ]);
 
   line(`\n${iterations} timed requests per case after 3 warm-up requests (ms, over HTTP, one at a time):`);
   const heads = ['p50', 'p95', 'p99'].map((h) => h.padStart(8)).join('');
