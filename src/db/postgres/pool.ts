@@ -1,6 +1,6 @@
-import { type Dialect, PostgresDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Dialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { interceptDialect } from '../intercept.ts';
+import { type Interceptor, interceptDialect } from '../intercept.ts';
 import { GENERIC_PLAN, isLookup } from '../statement-hints.ts';
 import { connectionLoss } from './connection-loss.ts';
 import { statementBudget } from './statement-budget.ts';
@@ -42,24 +42,14 @@ const GENERIC_PLANS = 'force_generic_plan';
  * and analyses a text once per connection: the API's reads repeat the same texts
  * (docs/performance.md, "Prepared statements on PostgreSQL"). The texts vary with a window's
  * blocks and prompt lists, so at most `limit` are kept, the least recently used deallocated past
- * that; names are never reused, so a late deallocation cannot meet a new text. Plans are made for
- * each call's values (`plan_cache_mode = force_custom_plan`), except for a text that starts with
- * GENERIC_PLAN: the analytics windows' statements, whose planning cost as much as running them and
- * whose plans are the same index reads for any organization. Their generic plan is made once per
- * connection; for every other statement one made without the values was slower (docs/performance.md,
- * "Planning on PostgreSQL"). The mode belongs to the session, so the connection is switched before
- * a statement of the other kind (a round trip, only when the kind changes). A lookup not marked
- * runs in whichever mode the connection is in: its plan is the same index seek either way, and an
- * analytics request, whose first statement is its scope's lookup, then switches a connection only
- * where a request of another kind left it on custom plans.
+ * that; names are never reused, so a late deallocation cannot meet a new text. How each is planned
+ * is `planModes`'s.
  */
 function prepareStatements(client: pg.PoolClient, limit: number): void {
   const names = new Map<string, string>();
   const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
     .connection.parsedStatements;
   let seq = 0;
-  // Unknown after a rollback, which undoes a `set` made inside the transaction.
-  let planMode: string | undefined = CUSTOM_PLANS;
   const query = client.query.bind(client) as Query;
   // Awaited: node-postgres is to stop queueing a statement behind one still running.
   const forget = async (text: string, name: string) => {
@@ -77,15 +67,6 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
       names.delete(config);
     }
     names.set(config, name);
-    const mode = config.startsWith(GENERIC_PLAN)
-      ? GENERIC_PLANS
-      : isLookup(config) && planMode !== undefined
-        ? planMode
-        : CUSTOM_PLANS;
-    if (mode !== planMode) {
-      await query(`set plan_cache_mode = ${mode}`);
-      planMode = mode;
-    }
     try {
       return await query({ name, text: config, values });
     } catch (error) {
@@ -98,14 +79,50 @@ function prepareStatements(client: pg.PoolClient, limit: number): void {
   };
   // Anything else (no parameters, a callback, a cursor) goes as it came: a cursor must come back
   // as itself, not in a promise.
-  const preparing: Query = (config, values, callback) => {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
-      return prepared(config, values);
-    }
-    if (typeof config === 'string' && /^\s*rollback\b/i.test(config)) planMode = undefined;
-    return query(config, values, callback);
-  };
+  const preparing: Query = (config, values, callback) =>
+    typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
+      ? prepared(config, values)
+      : query(config, values, callback);
   client.query = preparing as typeof client.query;
+}
+
+/**
+ * Plans of the prepared statements: made for each call's values (`plan_cache_mode =
+ * force_custom_plan`), except for a text that starts with GENERIC_PLAN: the analytics windows'
+ * statements, whose planning cost as much as running them and whose plans are the same index reads
+ * for any organization. Their generic plan is made once per connection; for every other statement
+ * one made without the values was slower (docs/performance.md, "Planning on PostgreSQL"). The mode
+ * belongs to the session, so the connection is switched before a statement of the other kind (a
+ * round trip, only when the kind changes). A lookup not marked runs in whichever mode the
+ * connection is in: its plan is the same index seek either way, and an analytics request, whose
+ * first statement is its scope's lookup, then switches a connection only where a request of
+ * another kind left it on custom plans. Statements without parameters are not prepared, so not
+ * planned ahead.
+ */
+function planModes(): Interceptor {
+  // The mode last set on each connection; one not here is as connected, on custom plans. A
+  // rollback undoes a `set` made inside its transaction: the mode is unknown until set again.
+  const current = new WeakMap<DatabaseConnection, string | undefined>();
+  return {
+    async execute(connection, query, run) {
+      if (query.parameters.length === 0) return run();
+      const now = current.has(connection) ? current.get(connection) : CUSTOM_PLANS;
+      const mode = query.sql.startsWith(GENERIC_PLAN)
+        ? GENERIC_PLANS
+        : isLookup(query.sql) && now !== undefined
+          ? now
+          : CUSTOM_PLANS;
+      if (mode !== now) {
+        current.set(connection, undefined);
+        await connection.executeQuery(CompiledQuery.raw(`set plan_cache_mode = ${mode}`));
+        current.set(connection, mode);
+      }
+      return run();
+    },
+    rolledBack(connection) {
+      current.set(connection, undefined);
+    },
+  };
 }
 
 /** A Kysely dialect over a node-postgres pool whose statements obey the request's budget. */
@@ -135,5 +152,6 @@ export function postgresDialect(options: PostgresPoolOptions): Dialect {
     new PostgresDialect({ pool }),
     statementBudget(options.defaultCapMs, () => pool.idleCount === 0),
   );
-  return interceptDialect(capped, connectionLoss);
+  const planned = options.preparedStatements > 0 ? interceptDialect(capped, planModes()) : capped;
+  return interceptDialect(planned, connectionLoss);
 }
