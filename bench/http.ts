@@ -3,7 +3,7 @@
 // 25), starts the service as a child process (auth and rate limiter on; the limit raised through
 // RATE_LIMIT_PER_MINUTE) and, beside it, bench/bare-server.ts answering a fixed JSON body of the
 // same size as each Sightline answer. autocannon drives both with the same connections and
-// duration, in alternating rounds; the table gives req/s, p50 and p99 and the ratio to bare, then
+// duration, in alternating rounds; the table gives req/s, p50, p97.5 and p99 and the ratio to bare, then
 // the RSS and PSS of the service and its SQLite reader processes.
 //
 //   npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N]
@@ -215,6 +215,8 @@ interface Measure {
   requests: number;
   seconds: number;
   p50: number[];
+  /** autocannon gives no p95; its p97.5 bounds one from above (the run-detail target names p95). */
+  p97_5: number[];
   p99: number[];
   errors: number;
 }
@@ -224,6 +226,7 @@ async function drive(url: string, headers: Record<string, string>, into: Measure
   into.requests += result.requests.total;
   into.seconds += result.duration;
   into.p50.push(result.latency.p50);
+  into.p97_5.push(result.latency.p97_5);
   into.p99.push(result.latency.p99);
   into.errors += result.non2xx + result.errors + result.timeouts;
 }
@@ -338,12 +341,13 @@ async function main(): Promise<void> {
     );
     line('');
     line(
-      `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ratio`,
+      `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p97.5'.padStart(6)} ${'p99'.padStart(5)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ratio`,
     );
     for (const [i, target] of targets.entries()) {
       if (!target.name.includes(args.only)) continue;
-      const real: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
-      const bare: Measure = { requests: 0, seconds: 0, p50: [], p99: [], errors: 0 };
+      const measure = (): Measure => ({ requests: 0, seconds: 0, p50: [], p97_5: [], p99: [], errors: 0 });
+      const real = measure();
+      const bare = measure();
       for (let round = 0; round < ROUNDS; round++) {
         const sides = [
           () => drive(`${base}${target.path}`, auth, real),
@@ -354,7 +358,7 @@ async function main(): Promise<void> {
       }
       const rate = (m: Measure) => m.requests / m.seconds;
       line(
-        `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p99), 5)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
+        `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p97_5), 6)} ${fixed(median(real.p99), 5)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
       );
     }
     if (args.uncached && BESIDE.includes(args.only)) await besideAnalytics(base, auth, targets);
