@@ -3,8 +3,8 @@
 // 25), starts the service as a child process (auth and rate limiter on; the limit raised through
 // RATE_LIMIT_PER_MINUTE) and, beside it, bench/bare-server.ts answering a fixed JSON body of the
 // same size as each Sightline answer. autocannon drives both with the same connections and
-// duration, in alternating rounds; the table gives req/s, p50, p97.5 and p99 and the ratio to bare, then
-// the RSS and PSS of the service and its SQLite reader processes.
+// duration, in alternating rounds; the table gives req/s, p50, p97.5 and p99 and the ratio to
+// bare, then the RSS and PSS of the service and its SQLite reader processes.
 //
 //   npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N]
 //                      [--only NAME]
@@ -221,6 +221,8 @@ interface Measure {
   errors: number;
 }
 
+const emptyMeasure = (): Measure => ({ requests: 0, seconds: 0, p50: [], p97_5: [], p99: [], errors: 0 });
+
 async function drive(url: string, headers: Record<string, string>, into: Measure): Promise<void> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   into.requests += result.requests.total;
@@ -345,9 +347,8 @@ async function main(): Promise<void> {
     );
     for (const [i, target] of targets.entries()) {
       if (!target.name.includes(args.only)) continue;
-      const measure = (): Measure => ({ requests: 0, seconds: 0, p50: [], p97_5: [], p99: [], errors: 0 });
-      const real = measure();
-      const bare = measure();
+      const real = emptyMeasure();
+      const bare = emptyMeasure();
       for (let round = 0; round < ROUNDS; round++) {
         const sides = [
           () => drive(`${base}${target.path}`, auth, real),

@@ -328,7 +328,7 @@ async function main(): Promise<void> {
   const vacuumed = async () => {
     if (args.postgres) await sql`vacuum analyze`.execute(dbs.primary);
   };
-  const afterCommits: [string, () => Promise<unknown>, () => Promise<void>][] = [
+  const afterCommits: [string, () => Promise<unknown>, (() => Promise<void>)?][] = [
     [
       'a commit elsewhere (a key last-used time)',
       () =>
@@ -337,7 +337,6 @@ async function main(): Promise<void> {
           .set({ last_used_at: new Date().toISOString() })
           .where('key_id', '=', keyId)
           .execute(),
-      async () => {},
     ],
     ["the category's latest run refreshed again", () => refresher.refresh(org.id, [latestRun.id]), vacuumed],
   ];
@@ -345,7 +344,7 @@ async function main(): Promise<void> {
     line(`\nThe first request after ${what} (ms, caches on, a commit before each request):`);
     line(`${'case'.padEnd(34)}${heads}`);
     for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
-      await beforeCase();
+      await beforeCase?.();
       line(`${label.padEnd(34)}${(await timed(addresses[0] as string, url, commit)).column}`);
     }
   }
