@@ -38,6 +38,8 @@ import { postgresCopy } from './to-postgres.ts';
 const DAY_MS = 86_400_000;
 const path = process.env.BENCH_DB ?? join(tmpdir(), 'sightline-bench', 'bench.db');
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
+/** Untimed requests before a case's timed ones. */
+const WARM_UPS = 3;
 
 interface Named {
   brandId: number;
@@ -271,25 +273,32 @@ async function main(): Promise<void> {
     url(named),
   ]);
 
-  line(`\n${iterations} timed requests per case after 3 warm-up requests (ms, over HTTP, one at a time):`);
+  line(
+    `\n${iterations} timed requests per case after ${WARM_UPS} warm-up requests (ms, over HTTP, one at a time):`,
+  );
   const heads = ['p50', 'p95', 'p99'].map((h) => h.padStart(8)).join('');
   line(`${''.padEnd(34)}${'caches on'.padStart(24)}   ${'caches off'.padStart(24)}`);
   line(`${'case'.padEnd(34)}${heads} | ${heads}`);
   /**
-   * Asks `url` 3 times untimed, then `iterations` times timed, each after `before` (untimed): its
-   * p50, p95 and p99 as columns, and the last body.
+   * Asks `url` `warmUps` times untimed, then `iterations` times timed, each after `before`
+   * (untimed): its p50, p95 and p99 as columns, and the last body.
    */
-  const timed = async (address: string, url: string, before: () => Promise<unknown> = async () => {}) => {
+  const timed = async (
+    address: string,
+    url: string,
+    before: () => Promise<unknown> = async () => {},
+    warmUps = WARM_UPS,
+  ) => {
     const times: number[] = [];
     let body = '';
-    for (let i = 0; i < iterations + 3; i++) {
+    for (let i = 0; i < iterations + warmUps; i++) {
       await before();
       const started = performance.now();
       const res = await fetch(`${address}${url}`, { headers: { authorization: `Bearer ${key}` } });
       body = await res.text();
       const took = performance.now() - started;
       if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${body}`);
-      if (i >= 3) times.push(took);
+      if (i >= warmUps) times.push(took);
     }
     times.sort((a, b) => a - b);
     const column = [0.5, 0.95, 0.99].map((p) => percentile(times, p).toFixed(1).padStart(8)).join('');
@@ -324,11 +333,15 @@ async function main(): Promise<void> {
   // which the servers the bench runs on may have turned off: a case of a hundred refreshes leaves
   // over a million, and a database reused run after run read slower and slower (the own run's
   // brand 90d p50 ~20 → ~30 ms over twenty runs). So each such case starts from a vacuumed
-  // database, as on a server whose autovacuum keeps up (docs/performance.md).
+  // database, as on a server whose autovacuum keeps up (docs/performance.md). The vacuum's new
+  // statistics make PostgreSQL plan every prepared text again, once on each connection of the
+  // pool: the case's first ~15 requests spent 2–10 ms more each in planning. So the case then
+  // takes twice the pool's connections in warm-ups, to time a service long after a vacuum.
   const vacuumed = async () => {
     if (args.postgres) await sql`vacuum analyze`.execute(dbs.primary);
   };
-  const afterCommits: [string, () => Promise<unknown>, (() => Promise<void>)?][] = [
+  const afterVacuum = args.postgres ? 2 * config.databasePoolSize : WARM_UPS;
+  const afterCommits: [string, () => Promise<unknown>, (() => Promise<void>)?, number?][] = [
     [
       'a commit elsewhere (a key last-used time)',
       () =>
@@ -338,14 +351,21 @@ async function main(): Promise<void> {
           .where('key_id', '=', keyId)
           .execute(),
     ],
-    ["the category's latest run refreshed again", () => refresher.refresh(org.id, [latestRun.id]), vacuumed],
+    [
+      "the category's latest run refreshed again",
+      () => refresher.refresh(org.id, [latestRun.id]),
+      vacuumed,
+      afterVacuum,
+    ],
   ];
-  for (const [what, commit, beforeCase] of afterCommits) {
-    line(`\nThe first request after ${what} (ms, caches on, a commit before each request):`);
+  for (const [what, commit, beforeCase, warmUps = WARM_UPS] of afterCommits) {
+    line(
+      `\nThe first request after ${what} (ms, caches on, a commit before each request, ${warmUps} warm-ups):`,
+    );
     line(`${'case'.padEnd(34)}${heads}`);
     for (const [label, url] of cases.filter(([label]) => /90d|analytics all|history all/.test(label))) {
       await beforeCase?.();
-      line(`${label.padEnd(34)}${(await timed(addresses[0] as string, url, commit)).column}`);
+      line(`${label.padEnd(34)}${(await timed(addresses[0] as string, url, commit, warmUps)).column}`);
     }
   }
 
