@@ -42,13 +42,14 @@ describe('analytics', () => {
     let body: Static<typeof Analytics>;
     let f: BrandFixture;
     let get: (url: string) => Promise<Record<string, unknown>>;
+    let archived: number;
 
     before(async () => {
       const t = await tenant('metrics');
       f = t.fixture;
       get = t.get;
       const live = await f.category('Help desks');
-      const archived = await f.category('Old', { archived: true });
+      archived = await f.category('Old', { archived: true });
       const [p1, p2] = [await f.prompt(live), await f.prompt(live)];
       const unmonitored = await f.prompt(live, { monitored: false });
       const archivedPrompt = await f.prompt(live, { archived: true });
@@ -317,6 +318,16 @@ describe('analytics', () => {
     it('keeps the brand score a mean of prompt scores (docs/methodology.md, worked example)', async () => {
       // 1 March run: P1 = 100·(3·1 + 1·0)/4 = 75, P2 = 100·(2·0.5)/2 = 50 → (75 + 50)/2 = 62.5.
       assert.equal((await get(`/api/brands/${f.brandId}/`)).averageScore, 62.5);
+    });
+
+    it('counts nothing of an archived category, asked for by itself', async () => {
+      // Its one run (2 March, in the window) has a prompt answered with w4, mentioned, citing
+      // excluded.net; a prompt of an archived category is never eligible, so nothing is counted.
+      const own = (await get(`/api/categories/${archived}/analytics/`)) as Static<typeof Analytics>;
+      assert.equal(own.metrics.sampleCount, 0);
+      assert.equal(own.metrics.mentionRate.numerator, 0);
+      assert.equal(own.coverage.usableSampleCount, 0);
+      assert.deepEqual(own.sources, { totalDomains: 0, totalCitations: 0, items: [] });
     });
 
     it('folds www. and subdomains into registrable domains', () => {
