@@ -337,28 +337,31 @@ async function main(): Promise<void> {
   // statistics make PostgreSQL plan every prepared text again, once on each connection of the
   // pool: the case's first ~15 requests spent 2–10 ms more each in planning. So the case then
   // takes twice the pool's connections in warm-ups, to time a service long after a vacuum.
-  const vacuumed = async () => {
-    if (args.postgres) await sql`vacuum analyze`.execute(dbs.primary);
-  };
-  const afterVacuum = args.postgres ? 2 * config.databasePoolSize : WARM_UPS;
-  const afterCommits: [string, () => Promise<unknown>, (() => Promise<void>)?, number?][] = [
-    [
-      'a commit elsewhere (a key last-used time)',
-      () =>
+  const afterVacuum = args.postgres
+    ? { beforeCase: () => sql`vacuum analyze`.execute(dbs.primary), warmUps: 2 * config.databasePoolSize }
+    : {};
+  const afterCommits: {
+    what: string;
+    commit: () => Promise<unknown>;
+    beforeCase?: () => Promise<unknown>;
+    warmUps?: number;
+  }[] = [
+    {
+      what: 'a commit elsewhere (a key last-used time)',
+      commit: () =>
         dbs.primary
           .updateTable('api_keys')
           .set({ last_used_at: new Date().toISOString() })
           .where('key_id', '=', keyId)
           .execute(),
-    ],
-    [
-      "the category's latest run refreshed again",
-      () => refresher.refresh(org.id, [latestRun.id]),
-      vacuumed,
-      afterVacuum,
-    ],
+    },
+    {
+      what: "the category's latest run refreshed again",
+      commit: () => refresher.refresh(org.id, [latestRun.id]),
+      ...afterVacuum,
+    },
   ];
-  for (const [what, commit, beforeCase, warmUps = WARM_UPS] of afterCommits) {
+  for (const { what, commit, beforeCase, warmUps = WARM_UPS } of afterCommits) {
     line(
       `\nThe first request after ${what} (ms, caches on, a commit before each request, ${warmUps} warm-ups):`,
     );

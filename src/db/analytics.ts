@@ -54,14 +54,17 @@ function eligibleCategories(db: Db, scope: Scope) {
 }
 
 /**
- * The scope's rows by category: a brand's live categories, or the one asked while it is live. For
- * one category the check is an uncorrelated `exists`, done once: as `category_id in (…)` PostgreSQL's
- * generic plan read the categories again for every aggregate row (docs/performance.md, "The
- * category checked once").
+ * The scope's aggregate rows: its organization's, in a brand's live categories or in the one asked
+ * while it is live. For one category the check is an uncorrelated `exists`, done once: as
+ * `category_id in (…)` PostgreSQL's generic plan read the categories again for every aggregate row
+ * (docs/performance.md, "The category checked once").
  */
-function inScopeCategories(db: Db, scope: Scope) {
-  if (scope.categoryId === undefined) return sql`category_id in (${eligibleCategories(db, scope)})`;
-  return sql`category_id = ${scope.categoryId} and exists ${eligibleCategories(db, scope)}`;
+function scopedRows(db: Db, scope: Scope) {
+  const categories =
+    scope.categoryId === undefined
+      ? sql`category_id in (${eligibleCategories(db, scope)})`
+      : sql`category_id = ${scope.categoryId} and exists ${eligibleCategories(db, scope)}`;
+  return sql`org_id = ${scope.orgId} and ${categories}`;
 }
 
 function promptsOf(db: Db, scope: Scope, eligible: boolean) {
@@ -124,7 +127,7 @@ function usableRows(
       ...keys.map((k) => sql.ref(k)),
       ...measures.map((m) => sql`${sql.ref(m)} * ${sql.lit(sign)} as ${sql.ref(m)}`),
     ]);
-  const inScope = sql`org_id = ${scope.orgId} and ${inScopeCategories(db, scope)}`;
+  const inScope = scopedRows(db, scope);
   const ineligible = promptsOf(db, scope, false);
   const current = perPrompt
     ? inWindow(
@@ -196,8 +199,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function windowCoverage(db: Db, scope: Scope, cover: Cover): Promise<PromptGroup[]> {
   if (isEmpty(cover)) return [];
   const result = await windowStatement(db, 'windowCoverage', { scope, cover }, ({ scope, cover }) => {
-    const where = sql`org_id = ${scope.orgId} and ${inScopeCategories(db, scope)}
-      and prompt_id in (${promptsOf(db, scope, true)})`;
+    const where = sql`${scopedRows(db, scope)} and prompt_id in (${promptsOf(db, scope, true)})`;
     const parts = inWindow('coverage', refs([...COVERAGE_KEYS, 'answers', 'weight']), where, cover);
     return sql<Record<string, string | number>>`
       select ${refs(COVERAGE_KEYS)}, ${sums(['answers', 'weight'])}
