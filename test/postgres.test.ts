@@ -509,7 +509,8 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     for (const p of windows) assert.equal(p.plans[1], 0, p.statement);
     // Every statement of src/db/analytics.ts that a brand's window reads, each known by a fragment
     // of its own text: the bounds, the competitors, the runs at the ends (of the window, and of the
-    // last day by category), the stamps, the coverage, then the seven sums.
+    // last day by category), the stamps, the coverage, then the seven sums, which a part reads in
+    // one statement.
     const fragments = {
       observationBounds: 'min(current_from)',
       brandCompetitors: 'from "competitors"',
@@ -532,6 +533,12 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
         `no marked statement for ${name}:\n${texts.join('\n')}`,
       );
     }
+    // The seven sums, the last seven fragments.
+    const sums = Object.values(fragments).slice(-7);
+    assert.ok(
+      texts.some((text) => sums.every((fragment) => text.includes(fragment))),
+      `no statement holds the seven sums:\n${texts.join('\n')}`,
+    );
     // The rest are the key's and the brand's lookups, nothing else, and they ran on generic plans
     // too: the connection stayed as it was, with no round trip to switch it and back.
     const others = statements.filter((p) => !isMarked(p.statement));

@@ -7,13 +7,7 @@ import {
   runSpans,
   type Scope,
   windowCoverage,
-  windowMentionDomains,
-  windowMentions,
-  windowObservations,
-  windowPromptCitations,
-  windowPromptMentions,
-  windowPromptObservations,
-  windowUrlCitations,
+  windowPartSums,
 } from '../db/analytics.ts';
 import type { Db } from '../db/connect.ts';
 import {
@@ -25,7 +19,7 @@ import {
   type Side,
 } from '../domain/analytics.ts';
 import { type Cover, cover, lastDayCut } from '../domain/blocks.ts';
-import { coverageOf, type PartSums, sumsOf } from '../domain/window-parts.ts';
+import { coverageOf, sumsOf } from '../domain/window-parts.ts';
 import { startingAt, type Window } from '../domain/windows.ts';
 import { type CacheUse, kept } from './cache.ts';
 
@@ -88,34 +82,6 @@ interface PartName {
   unchanged: () => Promise<boolean>;
 }
 
-/** One part's sums, once the side's fallback prompts are known; entities' sources only with `withDomains`. */
-async function partSums(
-  db: Db,
-  scope: Scope,
-  span: Cover,
-  legacy: readonly number[],
-  withDomains: boolean,
-): Promise<PartSums> {
-  const usable = { scope, cover: span, legacyPrompts: legacy };
-  const [observations, mentions, urls, domains, promptObservations, promptMentions, promptCitations] =
-    await Promise.all([
-      windowObservations(db, usable),
-      windowMentions(db, usable),
-      windowUrlCitations(db, usable),
-      withDomains ? windowMentionDomains(db, usable) : [],
-      windowPromptObservations(db, usable),
-      windowPromptMentions(db, usable),
-      windowPromptCitations(db, usable),
-    ]);
-  return {
-    observations,
-    mentions,
-    urls,
-    domains,
-    perPrompt: { observations: promptObservations, mentions: promptMentions, citations: promptCitations },
-  };
-}
-
 /**
  * One side of the comparison from its parts: their coverage decides the fallback prompts, then
  * their sums of exactly the usable rows are read and added up. A part with a name is kept under
@@ -144,7 +110,12 @@ async function sideSums(
   const legacy = classification.legacyPrompts;
   const sums = await each(
     `sums ${withDomains} ${[...legacy].sort((a, b) => a - b).join(',')}`,
-    (part) => partSums(db, part.scope ?? scope, part.span, legacy, withDomains),
+    (part) =>
+      windowPartSums(
+        db,
+        { scope: part.scope ?? scope, cover: part.span, legacyPrompts: legacy },
+        withDomains,
+      ),
     (sums) => rowsIn(sums, sums.urls),
   );
   return { classification, ...sumsOf(sums) };

@@ -11,9 +11,10 @@ import type {
 } from '../domain/analytics.ts';
 import { type Cover, generationDaysTouched, type TimeRange } from '../domain/blocks.ts';
 import { CURRENT_METHODOLOGY } from '../domain/scoring.ts';
-import type { UrlCitations } from '../domain/window-parts.ts';
+import type { PartSums, UrlCitations } from '../domain/window-parts.ts';
 import { AGGREGATE_KINDS, ALL_PROMPTS } from './aggregate-kinds.ts';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 import { eligibleFlag, eligiblePrompt } from './predicates.ts';
 import { executeShaped } from './shaped.ts';
 
@@ -172,19 +173,23 @@ export interface Usable {
   legacyPrompts: readonly number[];
 }
 
-/**
- * The reader of one sum of a window's usable rows: `select` over them, built once per shape, each
- * row it reads shaped by `row`.
- */
-function usableSum<R, T>(
-  sum: UsableSum & { select: (rows: RawBuilder<unknown>) => RawBuilder<R>; row: (row: R) => T },
-): (db: Db, usable: Usable) => Promise<T[]> {
-  return async (db, usable) => {
+/** One sum of a window's usable rows as a statement makes it: `select` over them, each row shaped by `row`. */
+type SumOver<R, T> = UsableSum & { select: (rows: RawBuilder<unknown>) => RawBuilder<R>; row: (row: R) => T };
+
+/** The reader of one sum of a window's usable rows, its statement built once per shape. */
+interface SumReader<T> {
+  (db: Db, usable: Usable): Promise<T[]>;
+  readonly sum: SumOver<never, T>;
+}
+
+function usableSum<R, T>(sum: SumOver<R, T>): SumReader<T> {
+  const read = async (db: Db, usable: Usable) => {
     if (isEmpty(usable.cover)) return [];
     const build = (at: Usable) => sum.select(usableRows(db, sum, at));
     const { rows } = await windowStatement(db, sum.name, usable, build);
     return rows.map(sum.row);
   };
+  return Object.assign(read, { sum: sum as unknown as SumOver<never, T> });
 }
 
 const COVERAGE_KEYS = ['prompt_id', 'methodology', 'outcome', 'has_mention_data'];
@@ -384,6 +389,63 @@ export const windowPromptCitations = usableSum({
     citations: Number(r.citations),
   }),
 });
+
+/** The sums of one part, by the name each takes in PartSums (the per-prompt ones prefixed). */
+const PART_SUMS = {
+  observations: windowObservations,
+  mentions: windowMentions,
+  urls: windowUrlCitations,
+  domains: windowMentionDomains,
+  promptObservations: windowPromptObservations,
+  promptMentions: windowPromptMentions,
+  promptCitations: windowPromptCitations,
+};
+type PartSum = keyof typeof PART_SUMS;
+type PartLists = { [K in PartSum]: Awaited<ReturnType<(typeof PART_SUMS)[K]>> };
+
+/**
+ * The sums one part of a window side reads once its fallback prompts are known; the entities'
+ * sources only `withDomains`. On SQLite each is a statement of its own, the readers running them
+ * side by side; on PostgreSQL they are one statement, each sum a JSON column: one round trip, one
+ * bind and one server process for the part instead of seven (docs/performance.md, "A part's sums
+ * in one statement").
+ */
+export async function windowPartSums(db: Db, usable: Usable, withDomains: boolean): Promise<PartSums> {
+  const names = (Object.keys(PART_SUMS) as PartSum[]).filter((name) => withDomains || name !== 'domains');
+  let lists: Partial<PartLists>;
+  if (isPostgres(db) && !isEmpty(usable.cover)) {
+    const statement = `windowPartSums ${names.join(',')}`;
+    const { rows } = await windowStatement(db, statement, usable, (at) => {
+      // json_agg takes a sum's rows in the order its query gives them, as its own statement did.
+      const columns = names.map((name) => {
+        const { sum } = PART_SUMS[name];
+        return sql`(select coalesce(json_agg(t), '[]') from (${sum.select(usableRows(db, sum, at))}) t)
+          as ${sql.ref(name)}`;
+      });
+      return sql<Record<PartSum, never[]>>`select ${sql.join(columns)}`;
+    });
+    const [row] = rows;
+    lists = Object.fromEntries(
+      names.map((name) => [name, (row?.[name] ?? []).map((r) => PART_SUMS[name].sum.row(r))]),
+    );
+  } else {
+    lists = Object.fromEntries(
+      await Promise.all(names.map(async (name) => [name, await PART_SUMS[name](db, usable)] as const)),
+    );
+  }
+  const { observations = [], mentions = [], urls = [], domains = [] } = lists;
+  return {
+    observations,
+    mentions,
+    urls,
+    domains,
+    perPrompt: {
+      observations: lists.promptObservations ?? [],
+      mentions: lists.promptMentions ?? [],
+      citations: lists.promptCitations ?? [],
+    },
+  };
+}
 
 /**
  * When the scope's observations begin: the earliest of any methodology, and the earliest current
