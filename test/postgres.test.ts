@@ -509,8 +509,8 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
     for (const p of windows) assert.equal(p.plans[1], 0, p.statement);
     // Every statement of src/db/analytics.ts that a brand's window reads, each known by a fragment
     // of its own text: the bounds, the competitors, the runs at the ends (of the window, and of the
-    // last day by category), the stamps, the coverage, then the seven sums, which a part reads in
-    // one statement.
+    // last day by category), the stamps, the coverage, then the seven sums, which a last day reads
+    // in one statement.
     const fragments = {
       observationBounds: 'min(current_from)',
       brandCompetitors: 'from "competitors"',

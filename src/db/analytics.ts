@@ -405,15 +405,16 @@ type PartLists = { [K in PartSum]: Awaited<ReturnType<(typeof PART_SUMS)[K]>> };
 
 /**
  * The sums one part of a window side reads once its fallback prompts are known; the entities'
- * sources only `withDomains`. On SQLite each is a statement of its own, the readers running them
- * side by side; on PostgreSQL they are one statement, each sum a JSON column: one round trip, one
- * bind and one server process for the part instead of seven (docs/performance.md, "A part's sums
- * in one statement").
+ * sources only `withDomains`. Each is a statement of its own, run side by side, but on PostgreSQL
+ * for a part that reads runs only (a side's last day, which a new run makes read again): there
+ * they are one statement, each sum a JSON column, one round trip, bind and server process instead
+ * of seven. A part reading whole blocks sums enough rows that seven server processes pay for
+ * themselves (docs/performance.md, "A part's sums in one statement").
  */
 export async function windowPartSums(db: Db, usable: Usable, withDomains: boolean): Promise<PartSums> {
   const names = (Object.keys(PART_SUMS) as PartSum[]).filter((name) => withDomains || name !== 'domains');
   let lists: Partial<PartLists>;
-  if (isPostgres(db) && !isEmpty(usable.cover)) {
+  if (isPostgres(db) && !isEmpty(usable.cover) && usable.cover.blocks.length === 0) {
     const statement = `windowPartSums ${names.join(',')}`;
     const { rows } = await windowStatement(db, statement, usable, (at) => {
       // json_agg takes a sum's rows in the order its query gives them, as its own statement did.
