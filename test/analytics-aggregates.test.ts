@@ -7,6 +7,10 @@ import {
   windowMentionDomains,
   windowMentions,
   windowObservations,
+  windowPartSums,
+  windowPromptCitations,
+  windowPromptMentions,
+  windowPromptObservations,
   windowUrlCitations,
 } from '../src/db/analytics.ts';
 import { type Cover, cover, DAY_MS } from '../src/domain/blocks.ts';
@@ -118,6 +122,44 @@ describe('analytics aggregates', () => {
         );
       }
     }
+  });
+
+  // On PostgreSQL a part that reads runs only comes back from one statement, its sums as JSON: the
+  // same rows, in the same order, with the same values as from the sums' own statements.
+  it("reads a part's sums together as each on its own", async () => {
+    const db = ctx.dbs.read;
+    const windows = [
+      ['2025-01-01T00:00:00Z', '2026-02-05T00:00:00Z'],
+      ['2025-03-01T00:00:00Z', '2025-03-08T00:00:00Z'],
+    ];
+    let rows = 0;
+    for (const [from, to] of windows) {
+      const [start, end] = [Date.parse(from as string), Date.parse(to as string)];
+      for (const part of [cover(start, end), runByRun(start, end)]) {
+        for (const legacyPrompts of [[], [prompt]]) {
+          const usable = { scope, cover: part, legacyPrompts };
+          const one = (withDomains: boolean) => windowPartSums(db, usable, withDomains);
+          const [withDomains, without] = [await one(true), await one(false)];
+          const each = {
+            observations: await windowObservations(db, usable),
+            mentions: await windowMentions(db, usable),
+            urls: await windowUrlCitations(db, usable),
+            domains: await windowMentionDomains(db, usable),
+            perPrompt: {
+              observations: await windowPromptObservations(db, usable),
+              mentions: await windowPromptMentions(db, usable),
+              citations: await windowPromptCitations(db, usable),
+            },
+          };
+          const where = `${from} → ${to}, ${part.blocks.length} blocks, legacy [${legacyPrompts}]`;
+          assert.deepEqual(withDomains, each, where);
+          assert.deepEqual(without, { ...each, domains: [] }, where);
+          rows += each.observations.length + each.domains.length + each.perPrompt.citations.length;
+        }
+      }
+    }
+    // The fixture's runs are in every window: nothing was compared empty.
+    assert.ok(rows > 100, `${rows} rows`);
   });
 
   it('follows a run re-imported with other answers', async () => {
