@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { refreshRunAggregates } from '../src/analytics/refresh.ts';
 import {
+  analyticsStamps,
   type Scope,
   windowCoverage,
   windowMentionDomains,
@@ -211,5 +212,23 @@ describe('analytics aggregates', () => {
     assert.deepEqual(sorted(after), sorted(await windowCoverage(ctx.dbs.read, scope, all)));
     const observations = await windowObservations(ctx.dbs.read, { scope, cover: all, legacyPrompts: [] });
     assert.ok(observations.some((g) => g.model === 'copilot'));
+  });
+
+  // One category's stamp checks once that the category is the brand's (db/analytics.ts stampRows).
+  it("stamps nothing of another brand's category", async () => {
+    const other = await BrandFixture.insert(ctx.dbs.primary, f.orgId, { name: 'Other' });
+    const category = await other.category('Theirs');
+    const prompt = await other.prompt(category);
+    await other.run({ category, finishedAt: '2025-06-01T12:00:00Z', answers: [{ prompt, mentioned: true }] });
+    const all = [{ startMs: 0, endMs: Date.parse('2030-01-01T00:00:00Z') }];
+    const stampOf = async (brandId: number) =>
+      (await analyticsStamps(ctx.dbs.read, f.orgId, { brandId, categoryIds: [category] }, all))[0];
+    // Their brand's stamp of it holds its generations and its prompt.
+    assert.match(
+      (await stampOf(other.brandId)) ?? '',
+      new RegExp(`^g ${category}/1:\\d+ p ${prompt}/${category}:1$`),
+    );
+    // Asked as this brand's, nothing: no generation, no prompt.
+    assert.equal(await stampOf(f.brandId), 'g  p ');
   });
 });

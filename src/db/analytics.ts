@@ -619,16 +619,23 @@ async function stampRows(
   const result = await windowStatement(db, 'stampRows', input, ({ orgId, brandId, categoryIds, days }) => {
     const inScope = (column: string) =>
       categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(categoryIds)})` : sql``;
+    const brandCategories = sql`select c.id from categories c where c.org_id = ${orgId} and c.brand_id = ${brandId}`;
+    // The brand's categories as a list, so that the index seeks each one's days (a join was planned
+    // as a read of the organization's every generation). One category is checked to be the brand's
+    // once, by an uncorrelated `exists`: in the list PostgreSQL's generic plan read the categories
+    // again for every generation row (docs/performance.md, "The stamp's category checked once").
+    const [only, ...more] = categoryIds ?? [];
+    const categories =
+      only !== undefined && more.length === 0
+        ? sql`g.category_id = ${only} and exists (${brandCategories} and c.id = ${only})`
+        : sql`g.category_id in (${brandCategories}) ${inScope('g.category_id')}`;
     const generations = days.flatMap((touched, i) => {
       if (!touched) return [];
       return [
-        // The brand's categories as a list, so that the index seeks each one's days (a join was
-        // planned as a read of the organization's every generation).
         sql`select ${sql.lit(i)} as part, g.category_id as id, count(*) as n, sum(g.generation) as value
           from aggregate_generations g
-          where g.org_id = ${orgId}
-            and g.category_id in (select c.id from categories c where c.org_id = ${orgId} and c.brand_id = ${brandId})
-            ${inScope('g.category_id')} and g.block >= ${touched.first} and g.block <= ${touched.last}
+          where g.org_id = ${orgId} and ${categories}
+            and g.block >= ${touched.first} and g.block <= ${touched.last}
           group by g.category_id`,
       ];
     });
