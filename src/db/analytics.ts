@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type {
   CompetitorInfo,
   CompetitorMentions,
@@ -55,17 +55,20 @@ function eligibleCategories(db: Db, scope: Scope) {
 }
 
 /**
- * The scope's aggregate rows: its organization's, in a brand's live categories or in the one asked
- * while it is live. For one category the check is an uncorrelated `exists`, done once: as
- * `category_id in (…)` PostgreSQL's generic plan read the categories again for every aggregate row
- * (docs/performance.md, "The category checked once").
+ * `column` holds one of the ids `categories` selects. With `only`, the one category asked for, to
+ * which `categories` is then narrowed, the check is an uncorrelated `exists`, made once: as `in (…)`
+ * PostgreSQL's generic plan read the categories again for every row it kept (docs/performance.md,
+ * "The category checked once", "The stamp's category checked once").
  */
+function inCategories(column: string, categories: Expression<unknown>, only: number | undefined) {
+  return only === undefined
+    ? sql`${sql.ref(column)} in (${categories})`
+    : sql`${sql.ref(column)} = ${only} and exists ${categories}`;
+}
+
+/** The scope's aggregate rows: its organization's, in a brand's live categories or in the one asked while it is live. */
 function scopedRows(db: Db, scope: Scope) {
-  const categories =
-    scope.categoryId === undefined
-      ? sql`category_id in (${eligibleCategories(db, scope)})`
-      : sql`category_id = ${scope.categoryId} and exists ${eligibleCategories(db, scope)}`;
-  return sql`org_id = ${scope.orgId} and ${categories}`;
+  return sql`org_id = ${scope.orgId} and ${inCategories('category_id', eligibleCategories(db, scope), scope.categoryId)}`;
 }
 
 function promptsOf(db: Db, scope: Scope, eligible: boolean) {
@@ -619,16 +622,19 @@ async function stampRows(
   const result = await windowStatement(db, 'stampRows', input, ({ orgId, brandId, categoryIds, days }) => {
     const inScope = (column: string) =>
       categoryIds ? sql`and ${sql.ref(column)} in (${sql.join(categoryIds)})` : sql``;
-    const brandCategories = sql`select c.id from categories c where c.org_id = ${orgId} and c.brand_id = ${brandId}`;
     // The brand's categories as a list, so that the index seeks each one's days (a join was planned
-    // as a read of the organization's every generation). One category is checked to be the brand's
-    // once, by an uncorrelated `exists`: in the list PostgreSQL's generic plan read the categories
-    // again for every generation row (docs/performance.md, "The stamp's category checked once").
+    // as a read of the organization's every generation); one category asked alone is checked once.
     const [only, ...more] = categoryIds ?? [];
+    const one = more.length === 0 ? only : undefined;
+    const brandCategories = db
+      .selectFrom('categories')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('brand_id', '=', brandId);
     const categories =
-      only !== undefined && more.length === 0
-        ? sql`g.category_id = ${only} and exists (${brandCategories} and c.id = ${only})`
-        : sql`g.category_id in (${brandCategories}) ${inScope('g.category_id')}`;
+      one === undefined
+        ? sql`${inCategories('g.category_id', brandCategories, undefined)} ${inScope('g.category_id')}`
+        : inCategories('g.category_id', brandCategories.where('id', '=', one), one);
     const generations = days.flatMap((touched, i) => {
       if (!touched) return [];
       return [
