@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, sql } from 'kysely';
@@ -145,6 +149,32 @@ it('answers 503 with Retry-After when the fresh reader dies under the statement 
   const next = await count();
   assert.equal(next.statusCode, 200, 'a fresh reader serves the next request');
   assert.deepEqual(next.json(), { n: COUNT_TO });
+});
+
+it('keeps its process alive while a statement waits for its reader to start', () => {
+  // A process with nothing else to wait for (no server, no test runner): until the fresh reader has
+  // opened the database, the statement's cap has not started, so only the reader keeps it running.
+  const dir = mkdtempSync(join(tmpdir(), 'sightline-reader-start-'));
+  try {
+    // A module file, not --eval: the readers inherit this process's flags.
+    const script = join(dir, 'alone.mjs');
+    const source = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+    writeFileSync(
+      script,
+      `import { sql } from ${JSON.stringify(import.meta.resolve('kysely'))};
+      import { loadConfig } from ${source('../src/config.ts')};
+      import { connectDatabases } from ${source('../src/db/connect.ts')};
+      const dbs = connectDatabases({ ...loadConfig({}), databaseUrl: ${JSON.stringify(`sqlite:${join(dir, 'alone.db')}`)} });
+      const { rows } = await sql\`select 40 + 2 as n\`.execute(dbs.read);
+      process.stdout.write(String(rows[0].n));
+      await dbs.close();`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.stdout, '42', run.stderr);
+    assert.equal(run.status, 0, run.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it("gives each row its columns by name, the last of a repeated name winning, as node:sqlite's own rows", async () => {

@@ -190,10 +190,15 @@ class ReaderProcess {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    forked.unref();
-    forked.channel?.unref();
     const started = Promise.withResolvers<void>();
-    started.promise.catch(() => {});
+    // An idle reader does not keep this process alive, but a starting one does: a statement waiting
+    // for it has no cap timer yet (the cap starts once the reader is ready), and a process with
+    // nothing else to wait for (a script on buildApp without a port) would end with it unanswered.
+    const idle = () => {
+      forked.unref();
+      forked.channel?.unref();
+    };
+    started.promise.then(idle, idle);
     const child: Child = { process: forked, ready: started.promise };
     forked.on('message', (reply: Reply | { ready: true }) => {
       if ('ready' in reply) started.resolve();
