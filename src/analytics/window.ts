@@ -223,8 +223,8 @@ export async function loadWindow(
   // The sides are named on every request, and with them each side's part before its last day,
   // which only a side not kept reads: named in the same statements rather than after the side is
   // found missing, that read (after every run of the scope) takes one round and two statements
-  // fewer, for a few more ranges in every request's (docs/performance.md, "A side's head named
-  // with the side").
+  // fewer, at the price of a range or two more in every request's naming statements
+  // (docs/performance.md, "A side's head named with the side").
   const heads = sides.flatMap((side) => (side.head ? [side.head] : []));
   const names = await namesOf([...sides, ...heads]);
   const sideOf = (index: number, withDomains: boolean) => {
