@@ -73,7 +73,8 @@ const rowsIn = (sums: Counted, ...more: Lists[]): number =>
 interface Part {
   span: Cover;
   scope?: Scope;
-  kept?: PartName;
+  /** Settled when the name is read: the part's other reads need not wait for it. */
+  kept?: PartName | Promise<PartName | undefined>;
 }
 
 interface PartName {
@@ -96,7 +97,7 @@ async function sideSums(
   const each = <T>(what: string, load: (part: Part) => Promise<T>, rows: (value: T) => number) =>
     Promise.all(
       parts.map(async (part) => {
-        const name = part.kept;
+        const name = await part.kept;
         return name ? kept(use, `${what} ${name.key}`, () => load(part), rows, name.unchanged) : load(part);
       }),
     );
@@ -220,21 +221,19 @@ export async function loadWindow(
       }),
     );
   };
-  // The sides are named on every request, and with them each side's part before its last day,
-  // which only a side not kept reads: named in the same statements rather than after the side is
-  // found missing, that read (after every run of the scope) takes one round and two statements
-  // fewer, at the price of a range or two more in every request's naming statements
-  // (docs/performance.md, "A side's head named with the side").
-  const heads = sides.flatMap((side) => (side.head ? [side.head] : []));
-  const names = await namesOf([...sides, ...heads]);
+  // The sides are named on every request; a side's parts only when the side is not kept.
+  const names = await namesOf(sides);
   const sideOf = (index: number, withDomains: boolean) => {
     const side = sides[index] as (typeof sides)[number];
     const name = names[index];
     const load = async () => {
       if (!side.head || !side.tail) return sideSums(db, scope, [{ span: side.span }], withDomains, use);
-      const headName = names[sides.length + heads.indexOf(side.head)];
-      const head: Part = { span: side.head.span, ...(headName && { kept: headName }) };
-      return sideSums(db, scope, [head, ...(await lastDayParts(side.tail))], withDomains, use);
+      // The part before the last day is named while the last day's parts are read.
+      const head = namesOf([side.head]).then(([name]) => name);
+      // Awaited in sideSums; a failure of lastDayParts first must not leave it unhandled.
+      head.catch(() => {});
+      const lastDay = await lastDayParts(side.tail);
+      return sideSums(db, scope, [{ span: side.head.span, kept: head }, ...lastDay], withDomains, use);
     };
     return kept(
       use,
