@@ -151,9 +151,13 @@ it('answers 503 with Retry-After when the fresh reader dies under the statement 
   assert.deepEqual(next.json(), { n: COUNT_TO });
 });
 
-it('keeps its process alive while a statement waits for its reader to start', () => {
-  // A process with nothing else to wait for (no server, no test runner): until the fresh reader has
-  // opened the database, the statement's cap has not started, so only the reader keeps it running.
+/**
+ * Runs `body` as a module of its own in a fresh Node process (no server, no test runner: nothing
+ * else keeps it alive), with a SQLite database path in scope as `path`, and returns what it printed.
+ * Its imports name the sources by absolute URL; `preload` is a module given to `--import` (the
+ * reader processes inherit it with the rest of the process's flags).
+ */
+function runAlone(body: string, preload?: string): { stdout: string; stderr: string; status: number | null } {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-reader-start-'));
   try {
     // A module file, not --eval: the readers inherit this process's flags.
@@ -161,20 +165,54 @@ it('keeps its process alive while a statement waits for its reader to start', ()
     const source = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
     writeFileSync(
       script,
-      `import { sql } from ${JSON.stringify(import.meta.resolve('kysely'))};
+      `import { sql, Kysely } from ${JSON.stringify(import.meta.resolve('kysely'))};
       import { loadConfig } from ${source('../src/config.ts')};
       import { connectDatabases } from ${source('../src/db/connect.ts')};
-      const dbs = connectDatabases({ ...loadConfig({}), databaseUrl: ${JSON.stringify(`sqlite:${join(dir, 'alone.db')}`)} });
-      const { rows } = await sql\`select 40 + 2 as n\`.execute(dbs.read);
-      process.stdout.write(String(rows[0].n));
-      await dbs.close();`,
+      import { readerPoolSqliteDialect } from ${source('../src/db/sqlite/reader-pool-dialect.ts')};
+      const path = ${JSON.stringify(join(dir, 'alone.db'))};
+      ${body}`,
     );
-    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
-    assert.equal(run.stdout, '42', run.stderr);
-    assert.equal(run.status, 0, run.stderr);
+    const flags = [];
+    if (preload !== undefined) {
+      writeFileSync(join(dir, 'preload.mjs'), preload);
+      flags.push('--import', join(dir, 'preload.mjs'));
+    }
+    return spawnSync(process.execPath, [...flags, script], { encoding: 'utf8', timeout: 30_000 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+it('keeps its process alive while a statement waits for its reader to start', () => {
+  // Until the fresh reader has opened the database, the statement's cap has not started, so only
+  // the reader keeps the process running.
+  const run = runAlone(
+    `const dbs = connectDatabases({ ...loadConfig({}), databaseUrl: 'sqlite:' + path });
+    const { rows } = await sql\`select 40 + 2 as n\`.execute(dbs.read);
+    process.stdout.write(String(rows[0].n));
+    await dbs.close();`,
+  );
+  assert.equal(run.stdout, '42', run.stderr);
+  assert.equal(run.status, 0, run.stderr);
+});
+
+it('answers 503 when a reader does not start in time, and ends it, rather than waiting without end', () => {
+  // Every reader process stops before it opens the database (the preload never settles in them),
+  // as one stuck on a hung file system would. Each statement gets its 503 once the start limit
+  // (shortened here to 300 ms) has passed, and the stuck readers are killed: the process then ends
+  // on its own, which it could not with one of them still starting.
+  const run = runAlone(
+    `const usage = { pool: 'read', max: 1, inUse: 0, waiting: 0 };
+    const db = new Kysely({ dialect: readerPoolSqliteDialect(path, 1, 5_000, usage, 300) });
+    for (let i = 0; i < 2; i++) {
+      const error = await sql\`select 40 + 2 as n\`.execute(db).then(() => undefined, (e) => e);
+      process.stdout.write(\`\${error?.constructor.name} \${error?.statusCode} \${error?.cause?.message}\\n\`);
+    }`,
+    `if (process.argv[1]?.endsWith('reader-child.js')) await new Promise(() => setInterval(() => {}, 60_000));`,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const answer = 'DatabaseUnavailable 503 The SQLite reader process did not start in time.';
+  assert.deepEqual(run.stdout.trim().split('\n'), [answer, answer], run.stderr);
 });
 
 it("gives each row its columns by name, the last of a repeated name winning, as node:sqlite's own rows", async () => {

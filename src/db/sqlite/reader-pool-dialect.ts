@@ -22,6 +22,12 @@ import { type Prepared, statementCache } from './statement-cache.js';
 
 const CLOSED = 'The SQLite reader pool is closed.';
 
+// A reader opens the database in tens of milliseconds, a few seconds on a loaded machine. One that
+// has not in this long is stuck (a hung file system, a stopped process): the statement waiting for
+// it answers 503 instead of waiting without end, since its cap starts only once a reader is ready.
+const START_LIMIT_MS = 20_000;
+const STALLED = new Error('The SQLite reader process did not start in time.');
+
 const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
 
 interface Reply {
@@ -130,10 +136,12 @@ class ReaderProcess {
 
   private readonly path: string;
   private readonly defaultCapMs: number;
+  private readonly startLimitMs: number;
 
-  constructor(path: string, defaultCapMs: number) {
+  constructor(path: string, defaultCapMs: number, startLimitMs: number) {
     this.path = path;
     this.defaultCapMs = defaultCapMs;
+    this.startLimitMs = startLimitMs;
     this.start();
   }
 
@@ -156,10 +164,12 @@ class ReaderProcess {
     // reader's start-up would let a small cap kill every new reader before it could answer.
     const started = await child.ready.then(
       () => true,
-      () => false,
+      (error: unknown) => error,
     );
     excludeFromBudget(waitStarted, Date.now());
-    if (!started || this.child !== child) return this.again(compiled, mayRetry);
+    // Not tried again on another fresh reader: that would be another wait as long.
+    if (started === STALLED) throw new DatabaseUnavailable(STALLED);
+    if (started !== true || this.child !== child) return this.again(compiled, mayRetry);
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
     const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
@@ -194,20 +204,26 @@ class ReaderProcess {
     // An idle reader does not keep this process alive, but a starting one does: a statement waiting
     // for it has no cap timer yet (the cap starts once the reader is ready), and a process with
     // nothing else to wait for (a script on buildApp without a port) would end with it unanswered.
-    const idle = () => {
-      forked.unref();
-      forked.channel?.unref();
-    };
-    started.promise.then(idle, idle);
     const child: Child = { process: forked, ready: started.promise };
-    forked.on('message', (reply: Reply | { ready: true }) => {
-      if ('ready' in reply) started.resolve();
-      else this.settle(child, reply);
-    });
     const lost = () => {
       started.reject(new Error('The SQLite reader process exited.'));
       this.lost(child);
     };
+    const stalled = setTimeout(() => {
+      started.reject(STALLED);
+      lost();
+      forked.kill('SIGKILL');
+    }, this.startLimitMs);
+    const idle = () => {
+      clearTimeout(stalled);
+      forked.unref();
+      forked.channel?.unref();
+    };
+    started.promise.then(idle, idle);
+    forked.on('message', (reply: Reply | { ready: true }) => {
+      if ('ready' in reply) started.resolve();
+      else this.settle(child, reply);
+    });
     forked.on('exit', lost);
     // Emitted when the process could not be started or sent to (it died between two statements).
     forked.on('error', lost);
@@ -317,12 +333,14 @@ class ReaderPoolDriver implements Driver {
   private readonly size: number;
   private readonly defaultCapMs: number;
   private readonly usage: PoolUsage;
+  private readonly startLimitMs: number;
 
-  constructor(path: string, size: number, defaultCapMs: number, usage: PoolUsage) {
+  constructor(path: string, size: number, defaultCapMs: number, usage: PoolUsage, startLimitMs: number) {
     this.path = path;
     this.size = size;
     this.defaultCapMs = defaultCapMs;
     this.usage = usage;
+    this.startLimitMs = startLimitMs;
     this.lookups = new Lookups(path);
   }
 
@@ -348,7 +366,7 @@ class ReaderPoolDriver implements Driver {
     if (this.closed) throw new Error(CLOSED);
     let reader = this.idle.pop();
     if (!reader && this.readers.length < this.size) {
-      reader = new ReaderProcess(this.path, this.defaultCapMs);
+      reader = new ReaderProcess(this.path, this.defaultCapMs, this.startLimitMs);
       this.readers.push(reader);
     }
     reader ??= await this.nextGivenBack();
@@ -424,16 +442,18 @@ class ReaderPoolAdapter extends SqliteAdapter {
  * read-only connection, so reads never block the event loop, run side by side, and a statement
  * past the request's database-work cap is really stopped. Lookups, which cannot run long, are
  * answered on one connection in this process instead, without waiting for a reader.
+ * `startLimitMs`: how long a fresh reader may take to open the database (tests shorten it).
  */
 export function readerPoolSqliteDialect(
   path: string,
   size: number,
   defaultCapMs: number,
   usage: PoolUsage,
+  startLimitMs = START_LIMIT_MS,
 ): Dialect {
   return {
     createAdapter: () => new ReaderPoolAdapter(),
-    createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs, usage),
+    createDriver: () => new ReaderPoolDriver(path, size, defaultCapMs, usage, startLimitMs),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   };
