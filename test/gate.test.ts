@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import { buildApp } from '../src/app.ts';
+import { generateKey } from '../src/auth/keys.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -49,6 +51,36 @@ describe('gate smoke', () => {
     const unknown = await ctx.app.inject({ url: '/api/nothing-here/', headers: bearer(key) });
     assert.equal(unknown.statusCode, 404);
     assert.deepEqual(unknown.json(), { detail: 'Not found.' });
+  });
+  it('refuses another secret under a key id whose secret was just accepted, and still takes the right one', async () => {
+    // The format of decisions.md, built here: the prefix and id, a secret, then the base62 CRC32 of
+    // all that. Checked on a generated key first, so that the forgeries below pass the checksum
+    // and reach the secret's comparison.
+    const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    const withSecret = (of: string, secret: string) => {
+      const body = of.slice(0, 'sl_live_'.length + 9) + secret;
+      let n = crc32(body);
+      let check = '';
+      for (let i = 0; i < 6; i++, n = Math.floor(n / 62)) check = BASE62[n % 62] + check;
+      return body + check;
+    };
+    const generated = generateKey();
+    assert.equal(withSecret(generated.key, generated.secret.slice(0, -6)), generated.key);
+
+    const secret = key.slice('sl_live_'.length + 9, -6);
+    const forgeries = [
+      withSecret(key, `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`),
+      withSecret(key, `${secret}a`),
+      withSecret(key, generated.secret.slice(0, -6)),
+    ];
+    const get = (presented: string) => ctx.app.inject({ url: '/api/brands/', headers: bearer(presented) });
+    assert.equal((await get(key)).statusCode, 200);
+    for (const forged of forgeries) {
+      const res = await get(forged);
+      assert.equal(res.statusCode, 401, forged);
+      assert.deepEqual(res.json(), { detail: 'Invalid API key.' });
+      assert.equal((await get(key)).statusCode, 200);
+    }
   });
   it('serves the OpenAPI document without a key', async () => {
     const res = await ctx.app.inject({ url: '/api/openapi.json' });
