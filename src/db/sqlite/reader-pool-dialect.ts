@@ -26,7 +26,12 @@ const CLOSED = 'The SQLite reader pool is closed.';
 // has not in this long is stuck (a hung file system, a stopped process): the statement waiting for
 // it answers 503 instead of waiting without end, since its cap starts only once a reader is ready.
 const START_LIMIT_MS = 20_000;
-const STALLED = new Error('The SQLite reader process did not start in time.');
+
+class ReaderStalled extends Error {
+  constructor() {
+    super('The SQLite reader process did not start in time.');
+  }
+}
 
 const childScript = fileURLToPath(new URL('./reader-child.js', import.meta.url));
 
@@ -168,7 +173,7 @@ class ReaderProcess {
     );
     excludeFromBudget(waitStarted, Date.now());
     // Not tried again on another fresh reader: that would be another wait as long.
-    if (started === STALLED) throw new DatabaseUnavailable(STALLED);
+    if (started instanceof ReaderStalled) throw new DatabaseUnavailable(started);
     if (started !== true || this.child !== child) return this.again(compiled, mayRetry);
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
@@ -201,19 +206,19 @@ class ReaderProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const started = Promise.withResolvers<void>();
-    // An idle reader does not keep this process alive, but a starting one does: a statement waiting
-    // for it has no cap timer yet (the cap starts once the reader is ready), and a process with
-    // nothing else to wait for (a script on buildApp without a port) would end with it unanswered.
     const child: Child = { process: forked, ready: started.promise };
     const lost = () => {
       started.reject(new Error('The SQLite reader process exited.'));
       this.lost(child);
     };
     const stalled = setTimeout(() => {
-      started.reject(STALLED);
+      started.reject(new ReaderStalled());
       lost();
       forked.kill('SIGKILL');
     }, this.startLimitMs);
+    // An idle reader does not keep this process alive, but a starting one does: a statement waiting
+    // for it has no cap timer yet (the cap starts once the reader is ready), and a process with
+    // nothing else to wait for (a script on buildApp without a port) would end with it unanswered.
     const idle = () => {
       clearTimeout(stalled);
       forked.unref();
