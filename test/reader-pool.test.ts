@@ -199,20 +199,26 @@ it('keeps its process alive while a statement waits for its reader to start', ()
 it('answers 503 when a reader does not start in time, and ends it, rather than waiting without end', () => {
   // Every reader process stops before it opens the database (the preload never settles in them),
   // as one stuck on a hung file system would. Each statement gets its 503 once the start limit
-  // (shortened here to 300 ms) has passed, and the stuck readers are killed: the process then ends
-  // on its own, which it could not with one of them still starting.
+  // (shortened here to 300 ms) has passed, the stuck readers are killed (none is left among the
+  // process's children), and the process then ends on its own.
   const run = runAlone(
     `const usage = { pool: 'read', max: 1, inUse: 0, waiting: 0 };
     const db = new Kysely({ dialect: readerPoolSqliteDialect(path, 1, 5_000, usage, 300) });
     for (let i = 0; i < 2; i++) {
       const error = await sql\`select 40 + 2 as n\`.execute(db).then(() => undefined, (e) => e);
       process.stdout.write(\`\${error?.constructor.name} \${error?.statusCode} \${error?.cause?.message}\\n\`);
-    }`,
+    }
+    // Unref'd once refused, a stuck reader would no longer hold this process: count those left.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { execFileSync } = await import('node:child_process');
+    let children = '';
+    try { children = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' }); } catch {}
+    process.stdout.write(\`readers left: \${children.split('\\n').filter((l) => l.includes('reader-child')).length}\\n\`);`,
     `if (process.argv[1]?.endsWith('reader-child.js')) await new Promise(() => setInterval(() => {}, 60_000));`,
   );
   assert.equal(run.status, 0, run.stderr);
   const answer = 'DatabaseUnavailable 503 The SQLite reader process did not start in time.';
-  assert.deepEqual(run.stdout.trim().split('\n'), [answer, answer], run.stderr);
+  assert.deepEqual(run.stdout.trim().split('\n'), [answer, answer, 'readers left: 0'], run.stderr);
 });
 
 it("gives each row its columns by name, the last of a repeated name winning, as node:sqlite's own rows", async () => {
