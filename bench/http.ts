@@ -4,7 +4,8 @@
 // RATE_LIMIT_PER_MINUTE) and, beside it, bench/bare-server.ts answering a fixed JSON body of the
 // same size as each Sightline answer. autocannon drives both with the same connections and
 // duration, in alternating rounds; the table gives req/s, p50, p97.5 and p99 and the ratio to
-// bare, then the RSS and PSS of the service and its SQLite reader processes.
+// bare, and the CPU time each side's processes spent per request (the service with its SQLite
+// readers; not PostgreSQL's or Redis's), then the RSS and PSS of the service and its readers.
 //
 //   npm run bench:http [-- --postgres] [--uncached] [--duration S] [--connections N] [--rounds N]
 //                      [--only NAME]
@@ -214,6 +215,8 @@ async function start(script: string, argv: string[], env: Record<string, string>
 interface Measure {
   requests: number;
   seconds: number;
+  /** CPU seconds the side's processes spent in its rounds. */
+  cpu: number;
   p50: number[];
   /** autocannon gives no p95; its p97.5 bounds one from above (the run-detail target names p95). */
   p97_5: number[];
@@ -221,10 +224,54 @@ interface Measure {
   errors: number;
 }
 
-const emptyMeasure = (): Measure => ({ requests: 0, seconds: 0, p50: [], p97_5: [], p99: [], errors: 0 });
+const emptyMeasure = (): Measure => ({
+  requests: 0,
+  seconds: 0,
+  cpu: 0,
+  p50: [],
+  p97_5: [],
+  p99: [],
+  errors: 0,
+});
 
-async function drive(url: string, headers: Record<string, string>, into: Measure): Promise<void> {
+/** A process's children (the SQLite readers of the service), from /proc. */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .map(Number)
+    .filter((p) => p > 0);
+}
+
+/**
+ * CPU seconds (user and system) a process and its children have used so far. The ratio of req/s
+ * moves with how often each side's answers must wake the load generator on cores it shares; the
+ * CPU a request costs each side's processes does much less.
+ */
+function cpuSeconds(pid: number): number {
+  const ticks = (p: number) => {
+    try {
+      // The fields after the command name, which is in parentheses and may hold spaces: utime and
+      // stime are the 14th and 15th of the line, the 12th and 13th after it.
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0; // a reader that ended meanwhile
+    }
+  };
+  // Linux counts in clock ticks of 1/100 s (USER_HZ).
+  return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + ticks(p), 0) / 100;
+}
+
+async function drive(
+  url: string,
+  headers: Record<string, string>,
+  into: Measure,
+  pid: number,
+): Promise<void> {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  into.cpu += cpuSeconds(pid) - cpuBefore;
   into.requests += result.requests.total;
   into.seconds += result.duration;
   into.p50.push(result.latency.p50);
@@ -271,10 +318,7 @@ async function besideAnalytics(base: string, headers: Record<string, string>, ta
  * in every reader, counts 1/n in each, so the tree's PSS adds up to the memory it really holds).
  */
 function memoryMiB(pid: number): Record<'rss' | 'pss', { own: number; children: number }> {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(' ')
-    .map(Number)
-    .filter((p) => p > 0);
+  const children = childrenOf(pid);
   const read = (p: number) => {
     const rollup = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
@@ -325,14 +369,13 @@ async function main(): Promise<void> {
       sizes[String(i)] = (await res.arrayBuffer()).byteLength;
     }
     const barePort = await freePort();
-    children.push(
-      await start(
-        'bench/bare-server.ts',
-        [String(barePort), JSON.stringify(sizes)],
-        {},
-        `http://127.0.0.1:${barePort}/healthz`,
-      ),
+    const bareServer = await start(
+      'bench/bare-server.ts',
+      [String(barePort), JSON.stringify(sizes)],
+      {},
+      `http://127.0.0.1:${barePort}/healthz`,
     );
+    children.push(bareServer);
 
     line(
       `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; load average ${loadavg()
@@ -343,7 +386,7 @@ async function main(): Promise<void> {
     );
     line('');
     line(
-      `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p97.5'.padStart(6)} ${'p99'.padStart(5)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} | ratio`,
+      `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p97.5'.padStart(6)} ${'p99'.padStart(5)} ${'µs/req'.padStart(7)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'µs/req'.padStart(7)} | ratio`,
     );
     for (const [i, target] of targets.entries()) {
       if (!target.name.includes(args.only)) continue;
@@ -351,20 +394,23 @@ async function main(): Promise<void> {
       const bare = emptyMeasure();
       for (let round = 0; round < ROUNDS; round++) {
         const sides = [
-          () => drive(`${base}${target.path}`, auth, real),
-          () => drive(`http://127.0.0.1:${barePort}/bare/${i}`, {}, bare),
+          () => drive(`${base}${target.path}`, auth, real, service.pid ?? 0),
+          () => drive(`http://127.0.0.1:${barePort}/bare/${i}`, {}, bare, bareServer.pid ?? 0),
         ];
         if (round % 2 === 1) sides.reverse();
         for (const side of sides) await side();
       }
       const rate = (m: Measure) => m.requests / m.seconds;
+      const cost = (m: Measure) => (m.requests > 0 ? (1e6 * m.cpu) / m.requests : 0);
       line(
-        `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p97_5), 6)} ${fixed(median(real.p99), 5)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
+        `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p97_5), 6)} ${fixed(median(real.p99), 5)} ${fixed(cost(real), 7)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} ${fixed(cost(bare), 7)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
       );
     }
     if (args.uncached && BESIDE.includes(args.only)) await besideAnalytics(base, auth, targets);
     line('');
-    line('Latencies in ms (median over rounds of autocannon percentiles).');
+    line(
+      "Latencies in ms (median over rounds of autocannon percentiles); µs/req: CPU time of the side's processes per request (the service's SQLite readers included; PostgreSQL's and Redis's not).",
+    );
     if (service.pid) {
       const memory = memoryMiB(service.pid);
       for (const [name, m] of [
