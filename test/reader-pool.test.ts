@@ -214,7 +214,8 @@ it('answers 503 when a reader does not start in time, and ends it, rather than w
     let children = '';
     try { children = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' }); } catch {}
     process.stdout.write(\`readers left: \${children.split('\\n').filter((l) => l.includes('reader-child')).length}\\n\`);`,
-    `if (process.argv[1]?.endsWith('reader-child.js')) await new Promise(() => setInterval(() => {}, 60_000));`,
+    // Stuck for a minute, not for ever: should the kill fail, no reader outlives the test by long.
+    `if (process.argv[1]?.endsWith('reader-child.js')) await new Promise(() => setTimeout(() => process.exit(1), 60_000));`,
   );
   assert.equal(run.status, 0, run.stderr);
   const answer = 'DatabaseUnavailable 503 The SQLite reader process did not start in time.';
