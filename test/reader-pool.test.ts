@@ -169,6 +169,7 @@ function runAlone(body: string, preload?: string): { stdout: string; stderr: str
       import { loadConfig } from ${source('../src/config.ts')};
       import { connectDatabases } from ${source('../src/db/connect.ts')};
       import { readerPoolSqliteDialect } from ${source('../src/db/sqlite/reader-pool-dialect.ts')};
+      import { readerPids } from ${source('./support/readers.ts')};
       const path = ${JSON.stringify(join(dir, 'alone.db'))};
       ${body}`,
     );
@@ -210,10 +211,7 @@ it('answers 503 when a reader does not start in time, and ends it, rather than w
     }
     // Unref'd once refused, a stuck reader would no longer hold this process: count those left.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const { execFileSync } = await import('node:child_process');
-    let children = '';
-    try { children = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' }); } catch {}
-    process.stdout.write(\`readers left: \${children.split('\\n').filter((l) => l.includes('reader-child')).length}\\n\`);`,
+    process.stdout.write(\`readers left: \${readerPids().length}\\n\`);`,
     // Stuck for a minute, not for ever: should the kill fail, no reader outlives the test by long.
     `if (process.argv[1]?.endsWith('reader-child.js')) await new Promise(() => setTimeout(() => process.exit(1), 60_000));`,
   );
