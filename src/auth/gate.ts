@@ -80,7 +80,7 @@ export function createGate(options: GateOptions) {
   // with that row compare the secret byte for byte (in constant time) instead of hashing it again.
   // Both go when the row leaves the key cache, within KEY_CACHE_MS.
   const matched = new WeakMap<KeyForAuthentication, Buffer>();
-  const secretOf = (key: KeyForAuthentication, secret: string): boolean => {
+  const matchesSecret = (key: KeyForAuthentication, secret: string): boolean => {
     const presented = Buffer.from(secret);
     const known = matched.get(key);
     if (known?.length === presented.length && timingSafeEqual(known, presented)) return true;
@@ -124,7 +124,7 @@ export function createGate(options: GateOptions) {
     const now = new Date().toISOString();
     const failure = !parsed
       ? 'Invalid API key.'
-      : !key || !secretOf(key, parsed.secret)
+      : !key || !matchesSecret(key, parsed.secret)
         ? 'Invalid API key.'
         : key.revokedAt
           ? 'This API key has been revoked.'

@@ -167,14 +167,14 @@ class ReaderProcess {
     const waitStarted = Date.now();
     // A statement's cap starts once its process has opened the database: counting a fresh
     // reader's start-up would let a small cap kill every new reader before it could answer.
-    const started = await child.ready.then(
-      () => true,
-      (error: unknown) => error,
+    const failure = await child.ready.then(
+      () => undefined,
+      (error: Error) => error,
     );
     excludeFromBudget(waitStarted, Date.now());
     // Not tried again on another fresh reader: that would be another wait as long.
-    if (started instanceof ReaderStalled) throw new DatabaseUnavailable(started);
-    if (started !== true || this.child !== child) return this.again(compiled, mayRetry);
+    if (failure instanceof ReaderStalled) throw new DatabaseUnavailable(failure);
+    if (failure || this.child !== child) return this.again(compiled, mayRetry);
     const budget = remainingBudgetMs();
     const capMs = budget?.capMs ?? this.defaultCapMs;
     const remainingMs = budget?.remainingMs ?? this.defaultCapMs;
