@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { sql } from 'kysely';
 import { insertRows } from '../src/db/bulk-insert.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 
-// db/bulk-insert.ts writes the import's rows: on PostgreSQL as one JSON parameter spread into the
-// table's row type, on SQLite as multi-row inserts. Whatever a value holds, it must come back
-// exactly as given: control characters, backslashes, quotes and text that looks like an escape or
-// a null marker included, null itself, floats to the last bit, and more rows than one statement
-// carries.
+// db/bulk-insert.ts writes the import's rows: on PostgreSQL as one array parameter per column
+// spread into rows by unnest, on SQLite as multi-row inserts. Whatever a value holds, it must come
+// back exactly as given: control characters, backslashes, quotes and text that looks like an
+// escape, a null marker or an array literal included, null itself, floats to the last bit, and
+// more rows than one statement carries.
 
 let ctx: TestContext;
 
@@ -30,6 +31,14 @@ it('writes text exactly as given, control characters, escapes and null included'
     'ends with a backslash\\',
     'ünïcødé ✓ 🙂',
     `quotes ' and " and , ;`,
+    'NULL',
+    'null',
+    '{',
+    '}',
+    '{"a",b}',
+    '  padded  ',
+    '"',
+    'a"b\\"c',
   ];
   await insertRows(
     ctx.dbs.primary,
@@ -100,4 +109,23 @@ it('writes more rows than one statement carries, each once', async () => {
   assert.deepEqual({ ...read[0] }, { domain: 'd0.example', citations: 0 });
   assert.deepEqual({ ...read[12_344] }, { domain: 'd12344.example', citations: 12_344 });
   assert.equal(new Set(read.map((r) => r.domain)).size, 12_345);
+});
+
+it('writes a column added to the table after its first bulk insert', async () => {
+  const row = { ...key, block: 4, competitor_id: null, domain: 'before.example', citations: 1 };
+  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [row]);
+  await sql`alter table agg_block_mention_domains add column note text`.execute(ctx.dbs.primary);
+  const later = { ...row, domain: 'after.example', citations: 2, note: 'added\tlater' };
+  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [later] as (typeof row)[]);
+  const { rows } = await sql<{ domain: string; note: string | null }>`
+    select domain, note from agg_block_mention_domains where block = 4 order by citations`.execute(
+    ctx.dbs.primary,
+  );
+  assert.deepEqual(
+    rows.map((r) => ({ ...r })),
+    [
+      { domain: 'before.example', note: null },
+      { domain: 'after.example', note: 'added\tlater' },
+    ],
+  );
 });
