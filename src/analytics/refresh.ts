@@ -2,7 +2,7 @@ import type { RunRows } from '../db/aggregate-kinds.ts';
 import { advanceGenerations, replaceRunRows, resumBlocks, storedRunDays } from '../db/aggregates.ts';
 import type { Db } from '../db/connect.ts';
 import {
-  findRunForScoring,
+  findRunsForScoring,
   type RunObservation,
   refreshRecentPromptScores,
   replaceRunPromptScores,
@@ -19,39 +19,48 @@ import { entry, loadRuns, runRows } from './run-rows.ts';
 const RUNS_PER_LOAD = 100;
 
 /**
- * Recomputes the stored per-prompt scores of one run from its responses. A prompt's score in a run
- * follows the same rules as any other set of observations: its legacy answers count only when the
- * run has no usable current-methodology answer for it. Returns the prompts whose newest and
- * previous scores may have changed with it.
+ * Recomputes the stored per-prompt scores of some runs from their responses. A prompt's score in a
+ * run follows the same rules as any other set of observations: its legacy answers count only when
+ * the run has no usable current-methodology answer for it. Returns the prompts whose newest and
+ * previous scores may have changed with them.
  */
-async function rescoreRun(db: Db, orgId: number, runId: number): Promise<ScoredPrompt[]> {
-  const run = await findRunForScoring(db, orgId, runId);
-  if (run?.status !== 'completed' || !run.finished_at) return replaceRunPromptScores(db, orgId, runId, []);
-  const observations = await runObservations(db, orgId, runId);
-  const current = promptsWithCurrentData(observations);
-  const byPrompt = new Map<number, RunObservation[]>();
-  for (const o of observations) {
-    if (exclusionOf(o, current.has(o.promptId)) !== null) continue;
-    entry(byPrompt, o.promptId, () => []).push(o);
-  }
+async function rescoreRuns(db: Db, orgId: number, runIds: readonly number[]): Promise<ScoredPrompt[]> {
+  // Only a completed run has scores; any other run's (or a run no longer there) are removed.
+  const scored = (await findRunsForScoring(db, orgId, runIds)).flatMap(({ finished_at, ...run }) =>
+    run.status === 'completed' && finished_at ? [{ ...run, finished_at }] : [],
+  );
+  const observationsOf = await runObservations(
+    db,
+    orgId,
+    scored.map((run) => run.id),
+  );
   const values = [];
-  for (const [promptId, usable] of byPrompt) {
-    const score = scoreOf(usable);
-    if (score === null) continue;
-    values.push({
-      org_id: orgId,
-      brand_id: run.brand_id,
-      category_id: run.category_id,
-      run_id: runId,
-      prompt_id: promptId,
-      // The methodology the score rests on: legacy only when it is a legacy fallback.
-      methodology: current.has(promptId) ? CURRENT_METHODOLOGY : 'legacy',
-      scored_at: run.finished_at,
-      score,
-      weight_total: usable.reduce((sum, o) => sum + o.weight, 0),
-    });
+  for (const run of scored) {
+    const observations = observationsOf.get(run.id) ?? [];
+    const current = promptsWithCurrentData(observations);
+    const byPrompt = new Map<number, RunObservation[]>();
+    for (const o of observations) {
+      if (exclusionOf(o, current.has(o.promptId)) !== null) continue;
+      entry(byPrompt, o.promptId, () => []).push(o);
+    }
+    for (const [promptId, usable] of byPrompt) {
+      const score = scoreOf(usable);
+      if (score === null) continue;
+      values.push({
+        org_id: orgId,
+        brand_id: run.brand_id,
+        category_id: run.category_id,
+        run_id: run.id,
+        prompt_id: promptId,
+        // The methodology the score rests on: legacy only when it is a legacy fallback.
+        methodology: current.has(promptId) ? CURRENT_METHODOLOGY : 'legacy',
+        scored_at: run.finished_at,
+        score,
+        weight_total: usable.reduce((sum, o) => sum + o.weight, 0),
+      });
+    }
   }
-  return replaceRunPromptScores(db, orgId, runId, values);
+  return replaceRunPromptScores(db, orgId, runIds, values);
 }
 
 /**
@@ -59,7 +68,7 @@ async function rescoreRun(db: Db, orgId: number, runId: number): Promise<ScoredP
  * refreshRunAggregates, which also keeps the analytics aggregates in step.
  */
 export async function refreshRunPromptScores(db: Db, orgId: number, runId: number): Promise<void> {
-  await refreshRecentPromptScores(db, orgId, await rescoreRun(db, orgId, runId));
+  await refreshRecentPromptScores(db, orgId, await rescoreRuns(db, orgId, [runId]));
 }
 
 /** Recomputes the run-grain aggregate rows of some runs; adds the days they were and now are on. */
@@ -97,7 +106,9 @@ export async function refreshRunAggregates(
   const ids = typeof runIds === 'number' ? [runIds] : [...new Set(runIds)];
   if (ids.length === 0) return;
   const rescored: ScoredPrompt[] = [];
-  for (const id of ids) rescored.push(...(await rescoreRun(db, orgId, id)));
+  for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
+    rescored.push(...(await rescoreRuns(db, orgId, ids.slice(i, i + RUNS_PER_LOAD))));
+  }
   await refreshRecentPromptScores(db, orgId, rescored);
   const days = new Map<number, Set<number>>();
   for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {

@@ -21,6 +21,7 @@ import {
 import { insertRows } from './bulk-insert.ts';
 import type { Db } from './connect.ts';
 import { visibleRun } from './predicates.ts';
+import { OBSERVATION_COLUMNS } from './scores.ts';
 
 // The write side of the analytics aggregates (docs/performance.md): the statements that replace
 // a run's rows and sum the day blocks again. What the rows hold is computed in
@@ -145,21 +146,7 @@ export async function visibleRunFacts(db: Db, orgId: number, runIds: readonly nu
   const [responses, mentions, citations] = await Promise.all([
     db
       .selectFrom('responses')
-      .select([
-        'id',
-        'run_id',
-        'prompt_id',
-        'model',
-        'model_label',
-        'surface',
-        'outcome',
-        'methodology',
-        'has_mention_data',
-        'sample_count',
-        'mentioned',
-        'rank',
-        'sentiment',
-      ])
+      .select(['id', 'run_id', 'model', 'model_label', 'surface', 'sentiment', ...OBSERVATION_COLUMNS])
       .where('org_id', '=', orgId)
       .where('run_id', 'in', visible)
       .execute(),

@@ -1,40 +1,68 @@
 import { type Insertable, sql } from 'kysely';
 import type { SampledPromptScore } from '../domain/score-history.ts';
 import type { Observation, ObservationStatus, PromptRunScore } from '../domain/scoring.ts';
+import { insertRows } from './bulk-insert.ts';
 import type { Db } from './connect.ts';
 import { eligiblePrompt, eligiblePromptsOf, visibleRun } from './predicates.ts';
 import { executeShaped } from './shaped.ts';
 import type { RunPromptScoresTable } from './types.ts';
 
-/** A run's header, as scoring needs it. */
-export function findRunForScoring(db: Db, orgId: number, runId: number) {
+/** Some runs' headers, as scoring needs them. */
+export function findRunsForScoring(db: Db, orgId: number, runIds: readonly number[]) {
   return db
     .selectFrom('runs')
     .select(['id', 'brand_id', 'category_id', 'status', 'finished_at'])
     .where('org_id', '=', orgId)
-    .where('id', '=', runId)
-    .executeTakeFirst();
+    .where('id', 'in', runIds)
+    .execute();
 }
 
 /** A run's answers as scoring observations. */
 export type RunObservation = Observation & ObservationStatus & { promptId: number };
 
-export async function runObservations(db: Db, orgId: number, runId: number): Promise<RunObservation[]> {
+/** A response's columns that decide its part in a score (a RunObservation). */
+export const OBSERVATION_COLUMNS = [
+  'prompt_id',
+  'outcome',
+  'methodology',
+  'has_mention_data',
+  'sample_count',
+  'mentioned',
+  'rank',
+] as const;
+
+/** Some runs' answers as scoring observations, by run. */
+export async function runObservations(
+  db: Db,
+  orgId: number,
+  runIds: readonly number[],
+): Promise<Map<number, RunObservation[]>> {
+  const byRun = new Map<number, RunObservation[]>();
+  if (runIds.length === 0) return byRun;
   const rows = await db
     .selectFrom('responses')
-    .select(['prompt_id', 'outcome', 'methodology', 'has_mention_data', 'sample_count', 'mentioned', 'rank'])
+    .select(['run_id', ...OBSERVATION_COLUMNS])
     .where('org_id', '=', orgId)
-    .where('run_id', '=', runId)
+    .where('run_id', 'in', runIds)
+    // The order a run's scores are summed in: its answers' as stored, whichever plan reads them.
+    .orderBy('run_id')
+    .orderBy('id')
     .execute();
-  return rows.map((r) => ({
-    promptId: r.prompt_id,
-    outcome: r.outcome,
-    methodology: r.methodology,
-    hasMentionData: r.has_mention_data === 1,
-    weight: r.sample_count,
-    mentioned: r.mentioned === 1,
-    rank: r.rank,
-  }));
+  for (const r of rows) {
+    const observation: RunObservation = {
+      promptId: r.prompt_id,
+      outcome: r.outcome,
+      methodology: r.methodology,
+      hasMentionData: r.has_mention_data === 1,
+      weight: r.sample_count,
+      mentioned: r.mentioned === 1,
+      rank: r.rank,
+    };
+    const observations = byRun.get(r.run_id);
+    if (observations) observations.push(observation);
+    else byRun.set(r.run_id, [observation]);
+  }
+  return byRun;
 }
 
 /** A prompt, with the brand its scores are filed under. */
@@ -44,27 +72,22 @@ export interface ScoredPrompt {
 }
 
 /**
- * Replaces the stored per-prompt scores of one run; returns the prompts it had or now has scores
- * for, whose recent scores (refreshRecentPromptScores) may have changed.
+ * Replaces the stored per-prompt scores of some runs; returns the prompts they had or now have
+ * scores for, whose recent scores (refreshRecentPromptScores) may have changed.
  */
 export async function replaceRunPromptScores(
   db: Db,
   orgId: number,
-  runId: number,
+  runIds: readonly number[],
   values: readonly Insertable<RunPromptScoresTable>[],
 ): Promise<ScoredPrompt[]> {
   const removed = await db
     .deleteFrom('run_prompt_scores')
     .where('org_id', '=', orgId)
-    .where('run_id', '=', runId)
+    .where('run_id', 'in', runIds)
     .returning(['brand_id as brandId', 'prompt_id as promptId'])
     .execute();
-  for (let i = 0; i < values.length; i += 200) {
-    await db
-      .insertInto('run_prompt_scores')
-      .values(values.slice(i, i + 200))
-      .execute();
-  }
+  await insertRows(db, 'run_prompt_scores', values);
   return [...removed, ...values.map((v) => ({ brandId: v.brand_id, promptId: v.prompt_id }))];
 }
 
