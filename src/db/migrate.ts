@@ -6,6 +6,7 @@ import * as recentPromptScores from './migrations/0003_recent_prompt_scores.ts';
 import * as recommendationFindings from './migrations/0004_recommendation_findings.ts';
 import * as monitoringWeekday from './migrations/0005_monitoring_weekday.ts';
 import * as aggregateGenerations from './migrations/0006_aggregate_generations.ts';
+import * as responseCompositeKeys from './migrations/0007_response_composite_keys.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_recommendation_findings': recommendationFindings,
   '0005_monitoring_weekday': monitoringWeekday,
   '0006_aggregate_generations': aggregateGenerations,
+  '0007_response_composite_keys': responseCompositeKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
