@@ -19,20 +19,24 @@ const SINGLE_KEYS = [
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
-  // The referenced columns need a unique index: the one the runs' reads use, made unique (the id
-  // alone is), under the same name.
+  // The long steps first, under locks that let reads go on: the unique index the composite keys
+  // need (the columns of the runs' reads, made unique; the id alone is) and the keys, checked
+  // against every existing row. Dropping the old keys and index locks the tables against reads
+  // too, until the commit, so it comes last.
   await sql`create unique index responses_run_unique on responses (org_id, run_id, id)`.execute(db);
-  await sql`drop index responses_run`.execute(db);
-  await sql`alter index responses_run_unique rename to responses_run`.execute(db);
   for (const table of TABLES) {
     await sql`alter table ${sql.table(table)} add constraint ${sql.ref(`${table}_response_run_fkey`)}
       foreign key (org_id, run_id, response_id) references responses (org_id, run_id, id)`.execute(db);
+  }
+  for (const table of TABLES) {
     for (const [column] of SINGLE_KEYS) {
       await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(`${table}_${column}_fkey`)}`.execute(
         db,
       );
     }
   }
+  await sql`drop index responses_run`.execute(db);
+  await sql`alter index responses_run_unique rename to responses_run`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
