@@ -4,11 +4,12 @@ import { sql } from 'kysely';
 import { insertRows } from '../src/db/bulk-insert.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 
-// db/bulk-insert.ts writes the import's rows: on PostgreSQL as one array parameter per column
-// spread into rows by unnest, on SQLite as multi-row inserts. Whatever a value holds, it must come
-// back exactly as given: control characters, backslashes, quotes and text that looks like an
-// escape, a null marker or an array literal included, null itself, floats to the last bit, and
-// more rows than one statement carries.
+// db/bulk-insert.ts writes the import's rows: on PostgreSQL through COPY, or, when the inserted
+// rows' columns are to come back, as one array parameter per column spread into rows by unnest;
+// on SQLite as multi-row inserts. Whatever a value holds, it must come back exactly as given by
+// each way: control characters, backslashes, quotes and text that looks like an escape, a null
+// marker or an array literal included, null itself, floats to the last bit, and more rows than one
+// statement carries.
 
 let ctx: TestContext;
 
@@ -20,48 +21,59 @@ after(() => ctx.close());
 
 const key = { org_id: 1, brand_id: 1, category_id: 1, prompt_id: 0, methodology: 'sample_v1' };
 
-it('writes text exactly as given, control characters, escapes and null included', async () => {
-  const domains = [
-    'tab\there',
-    'line\nbreak',
-    'carriage\rreturn',
-    'back\\slash',
-    '\\N',
-    '',
-    'ends with a backslash\\',
-    'ünïcødé ✓ 🙂',
-    `quotes ' and " and , ;`,
-    'NULL',
-    'null',
-    '{',
-    '}',
-    '{"a",b}',
-    '  padded  ',
-    '"',
-    'a"b\\"c',
-  ];
-  await insertRows(
-    ctx.dbs.primary,
-    'agg_block_mention_domains',
-    domains.map((domain, i) => ({
-      ...key,
-      block: 1,
-      competitor_id: i === 0 ? null : i,
-      domain,
-      citations: i,
-    })),
-  );
-  const rows = await ctx.dbs.primary
-    .selectFrom('agg_block_mention_domains')
-    .select(['competitor_id', 'domain', 'citations'])
-    .where('block', '=', 1)
-    .orderBy('citations')
-    .execute();
-  assert.deepEqual(
-    rows.map((r) => ({ ...r, competitor_id: r.competitor_id === null ? null : Number(r.competitor_id) })),
-    domains.map((domain, i) => ({ competitor_id: i === 0 ? null : i, domain, citations: i })),
-  );
-});
+const TEXTS = [
+  'tab\there',
+  'line\nbreak',
+  'carriage\rreturn',
+  'back\\slash',
+  '\\N',
+  '',
+  'ends with a backslash\\',
+  'ünïcødé ✓ 🙂',
+  `quotes ' and " and , ;`,
+  'NULL',
+  'null',
+  '{',
+  '}',
+  '{"a",b}',
+  '  padded  ',
+  '"',
+  'a"b\\"c',
+];
+
+for (const [block, returning] of [
+  [1, []],
+  [5, ['domain', 'citations']],
+] as const) {
+  it(`writes text exactly as given, control characters, escapes and null included (${returning.length > 0 ? 'returning columns' : 'no columns back'})`, async () => {
+    const back = await insertRows(
+      ctx.dbs.primary,
+      'agg_block_mention_domains',
+      TEXTS.map((domain, i) => ({
+        ...key,
+        block,
+        competitor_id: i === 0 ? null : i,
+        domain,
+        citations: i,
+      })),
+      returning,
+    );
+    const rows = await ctx.dbs.primary
+      .selectFrom('agg_block_mention_domains')
+      .select(['competitor_id', 'domain', 'citations'])
+      .where('block', '=', block)
+      .orderBy('citations')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => ({ ...r, competitor_id: r.competitor_id === null ? null : Number(r.competitor_id) })),
+      TEXTS.map((domain, i) => ({ competitor_id: i === 0 ? null : i, domain, citations: i })),
+    );
+    assert.deepEqual(
+      back.map((r) => ({ ...r })).sort((a, b) => Number(a.citations) - Number(b.citations)),
+      returning.length > 0 ? TEXTS.map((domain, i) => ({ domain, citations: i })) : [],
+    );
+  });
+}
 
 it('writes floats to the last bit', async () => {
   const values = [0.1 + 0.2, 1e-7, -0.5, 123456789.125, 2 / 3, 5e-324];
@@ -111,12 +123,18 @@ it('writes more rows than one statement carries, each once', async () => {
   assert.equal(new Set(read.map((r) => r.domain)).size, 12_345);
 });
 
-it('writes a column added to the table after its first bulk insert', async () => {
+it('writes a column added to the table after its first bulk insert, its columns coming back', async () => {
   const row = { ...key, block: 4, competitor_id: null, domain: 'before.example', citations: 1 };
-  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [row]);
+  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [row], ['domain']);
   await sql`alter table agg_block_mention_domains add column note text`.execute(ctx.dbs.primary);
   const later = { ...row, domain: 'after.example', citations: 2, note: 'added\tlater' };
-  await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [later] as (typeof row)[]);
+  const back = await insertRows(ctx.dbs.primary, 'agg_block_mention_domains', [later] as (typeof row)[], [
+    'domain',
+  ]);
+  assert.deepEqual(
+    back.map((r) => ({ ...r })),
+    [{ domain: 'after.example' }],
+  );
   const { rows } = await sql<{ domain: string; note: string | null }>`
     select domain, note from agg_block_mention_domains where block = 4 order by citations`.execute(
     ctx.dbs.primary,

@@ -1,17 +1,20 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from './connect.ts';
 import { isPostgres } from './migrations/column-types.ts';
+import { copyText } from './postgres/copy-client.ts';
 import type { Database } from './types.ts';
 
 // Inserting many rows of one table: the import's answers, mentions and citations and the per-run
 // aggregate rows, thousands per import. Kysely turns every value of a multi-row insert into a node
 // and compiles it again each time, which cost more than the database's own work on SQLite
 // (docs/performance.md "Import"); the statements here are text built once per table, columns and
-// row count, so SQLite's statement cache prepares each once. PostgreSQL gets one array parameter
-// per column, typed as the table's column and spread into rows by `unnest`: one round trip for
-// thousands of rows, and the server parses each value by its column's own type. (Before, every row
-// went in one JSON parameter through json_populate_recordset; its parse cost the server about a
-// third more for the same rows: docs/performance.md, "Import".)
+// row count, so SQLite's statement cache prepares each once. PostgreSQL gets the rows through COPY
+// (postgres/copy-client.ts), the fastest way in for rows it parses; COPY returns nothing, so rows
+// whose columns must come back (the responses' ids) go as one array parameter per column, typed as
+// the table's column and spread into rows by `unnest`, one round trip for thousands of rows. Both
+// cost the server less than the one JSON parameter through json_populate_recordset they replaced
+// (docs/performance.md, "One array per column on PostgreSQL", "COPY for the import's rows on
+// PostgreSQL").
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -82,6 +85,15 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   const columns = columnsOf(plain);
   const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
   const out: Record<R, unknown>[] = [];
+  if (isPostgres(db) && returning.length === 0) {
+    const statement = `copy ${quoted(table)} (${columns.map(quoted).join(', ')}) from stdin`;
+    for (let i = 0; i < plain.length; i += POSTGRES_ROWS) {
+      await db.executeQuery(
+        CompiledQuery.raw(statement, [copyText(plain.slice(i, i + POSTGRES_ROWS), columns)]),
+      );
+    }
+    return out;
+  }
   if (isPostgres(db)) {
     const types = await postgresTypesOf(db, table, columns);
     const arrays = columns.map((column, i) => `$${i + 1}::${types.get(column)}[]`);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { type Interceptor, interceptDialect } from '../intercept.ts';
 import { GENERIC_PLAN, isLookup } from '../statement-hints.ts';
 import { connectionLoss } from './connection-loss.ts';
+import { CopyingClient } from './copy-client.ts';
 import { statementBudget } from './statement-budget.ts';
 import { installTypeParsers } from './type-parsers.ts';
 
@@ -128,6 +129,7 @@ function planModes(): Interceptor {
 /** A Kysely dialect over a node-postgres pool whose statements obey the request's budget. */
 export function postgresDialect(options: PostgresPoolOptions): Dialect {
   const pool = new pg.Pool({
+    Client: CopyingClient,
     connectionString: options.url,
     max: options.size,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
