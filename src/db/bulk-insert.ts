@@ -84,21 +84,21 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   const plain = rows as readonly Row[];
   const columns = columnsOf(plain);
   const back = returning.length > 0 ? ` returning ${returning.map(quoted).join(', ')}` : '';
+  const names = columns.map(quoted).join(', ');
   const out: Record<R, unknown>[] = [];
-  if (isPostgres(db) && returning.length === 0) {
-    const statement = `copy ${quoted(table)} (${columns.map(quoted).join(', ')}) from stdin`;
-    for (let i = 0; i < plain.length; i += POSTGRES_ROWS) {
-      await db.executeQuery(
-        CompiledQuery.raw(statement, [copyText(plain.slice(i, i + POSTGRES_ROWS), columns)]),
-      );
-    }
-    return out;
-  }
   if (isPostgres(db)) {
+    if (returning.length === 0) {
+      const statement = `copy ${quoted(table)} (${names}) from stdin`;
+      for (let i = 0; i < plain.length; i += POSTGRES_ROWS) {
+        await db.executeQuery(
+          CompiledQuery.raw(statement, [copyText(plain.slice(i, i + POSTGRES_ROWS), columns)]),
+        );
+      }
+      return out;
+    }
     const types = await postgresTypesOf(db, table, columns);
     const arrays = columns.map((column, i) => `$${i + 1}::${types.get(column)}[]`);
-    const statement = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')})
-      select * from unnest(${arrays.join(', ')})${back}`;
+    const statement = `insert into ${quoted(table)} (${names}) select * from unnest(${arrays.join(', ')})${back}`;
     for (let i = 0; i < plain.length; i += POSTGRES_ROWS) {
       const chunk = plain.slice(i, i + POSTGRES_ROWS);
       const parameters = columns.map((column) => chunk.map((row) => row[column] ?? null));
