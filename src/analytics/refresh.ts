@@ -106,14 +106,13 @@ export async function refreshRunAggregates(
   const ids = typeof runIds === 'number' ? [runIds] : [...new Set(runIds)];
   if (ids.length === 0) return;
   const rescored: ScoredPrompt[] = [];
-  for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
-    rescored.push(...(await rescoreRuns(db, orgId, ids.slice(i, i + RUNS_PER_LOAD))));
-  }
-  await refreshRecentPromptScores(db, orgId, rescored);
   const days = new Map<number, Set<number>>();
   for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
-    await refreshRunRows(db, orgId, ids.slice(i, i + RUNS_PER_LOAD), days);
+    const some = ids.slice(i, i + RUNS_PER_LOAD);
+    rescored.push(...(await rescoreRuns(db, orgId, some)));
+    await refreshRunRows(db, orgId, some, days);
   }
+  await refreshRecentPromptScores(db, orgId, rescored);
   await resumBlocks(db, orgId, days);
   await advanceGenerations(db, orgId, days);
 }
