@@ -101,6 +101,14 @@ describe('sightline CLI: schema, organizations and keys', () => {
     // Names an object has of its own are commands no more than any other word.
     for (const word of ['constructor', '__proto__', 'toString'])
       assertFails(box.cli(word), 2, new RegExp(`unknown command '${word}'`));
+    // A near miss names the command or option meant, on the error's own line.
+    assertFails(box.cli('orgz'), 2, /^error: unknown command 'orgz' \(Did you mean orgs\?\)$/);
+    assertFails(box.cli('orgs', 'lst'), 2, /^error: unknown command 'lst' \(Did you mean list\?\)$/);
+    assertFails(
+      box.cli('orgs', 'create', '--slug', 'ok', '--name', 'X', '--plann', 'pro'),
+      2,
+      /^error: unknown option '--plann' \(Did you mean --plan\?\)$/,
+    );
     assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
   });
 

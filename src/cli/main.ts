@@ -56,7 +56,12 @@ const COMMANDS = new Map<string, Group[]>([
 const program = new Command('sightline')
   .description('Sightline: brand-visibility monitoring API and operator tools.')
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  .configureOutput({
+    writeErr: (text) => process.stderr.write(text),
+    // A failure prints one line (docs/cli.md): commander's "(Did you mean …?)" joins its error's
+    // line instead of starting one of its own. The commands inherit this from the program.
+    outputError: (text, write) => write(text.replace('\n(Did you mean', ' (Did you mean')),
+  });
 
 const groups = COMMANDS.get(process.argv[2] ?? '') ?? [...new Set([...COMMANDS.values()].flat())];
 for (const group of await Promise.all(groups.map((load) => load()))) group.register(program);
