@@ -109,6 +109,10 @@ describe('sightline CLI: schema, organizations and keys', () => {
       2,
       /^error: unknown option '--plann' \(Did you mean --plan\?\)$/,
     );
+    // Help asked beside an unknown word is the program's help, every command listed.
+    const help = box.cli('frobnicate', '--help');
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^ {2}orgs\s+Manage organizations\.$/m);
     assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
   });
 
