@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import { SqliteAdapter, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import { statementCache } from './statement-cache.js';
 
 // Kysely's SQLite dialect speaks the better-sqlite3 interface; node:sqlite differs only in taking
@@ -21,7 +21,24 @@ function adapt(db: DatabaseSync): SqliteDatabase {
   };
 }
 
+// SQLite's schema changes are transactional, but Kysely's adapter says they are not (some pragmas
+// do nothing inside a transaction, and it plays safe), and its migrator then runs a migration
+// statement by statement: one that failed or was killed halfway left a half-made schema that no
+// later `migrate` could finish. Our migrations use no pragma, so the migrator gets one transaction
+// for everything it applies, as on PostgreSQL (docs/decisions.md, "Migrations all or nothing").
+class TransactionalSchemaAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class InProcessSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalSchemaAdapter();
+  }
+}
+
 /** The dialect for the process's own connection: migrations, the CLI, imports and seeding. */
 export function inProcessSqliteDialect(db: DatabaseSync): SqliteDialect {
-  return new SqliteDialect({ database: adapt(db) });
+  return new InProcessSqliteDialect({ database: adapt(db) });
 }
