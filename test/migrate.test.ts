@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
-import { assertFails, configFor, type Sandbox, sandbox } from './support/cli.ts';
+import { assertFails, configFor, runCli, type Sandbox, sandbox } from './support/cli.ts';
 
 // `sightline migrate` applies what is pending all or nothing, on SQLite as on PostgreSQL: a
 // migration that fails halfway (here on a table that is in the way, as a full disk or a killed
 // process would stop it elsewhere) leaves none of its tables behind and none recorded, and the
-// next `migrate` applies everything once the obstacle is gone.
+// next `migrate` applies everything once the obstacle is gone. Runs started together apply it once.
 
 let box: Sandbox;
 let dbs: Databases;
@@ -45,3 +45,20 @@ it('leaves nothing of a migration that fails halfway, then applies every migrati
   assert.equal(box.cli('migrate').stdout, 'The database schema is up to date.\n');
 });
 
+it('applies the migrations once when three runs start together', async () => {
+  const fresh = await sandbox();
+  try {
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => runCli(fresh.services.overrides.databaseUrl, 'migrate')),
+    );
+    for (const run of runs) assert.equal(run.status, 0, run.stderr);
+    const outputs = runs.map((run) => run.stdout).sort();
+    assert.match(outputs[0] as string, /^Applied migrations: 0001_initial, /);
+    assert.deepEqual(outputs.slice(1), [
+      'The database schema is up to date.\n',
+      'The database schema is up to date.\n',
+    ]);
+  } finally {
+    await fresh.close();
+  }
+});

@@ -9,7 +9,11 @@ function adapt(db: DatabaseSync): SqliteDatabase {
   return {
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
-      const { statement, reader } = cached(sql);
+      // This connection's transactions write (imports, refreshes, migrations, the CLI's changes),
+      // so they take the write lock when they begin: one that began reading and then had to
+      // write after another process's commit would fail at once ("database is locked", the
+      // busy timeout not applying), where this one waits for the other to finish.
+      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
       type Params = Parameters<typeof statement.all>;
       return {
         reader,
