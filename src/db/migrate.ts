@@ -7,6 +7,7 @@ import * as recommendationFindings from './migrations/0004_recommendation_findin
 import * as monitoringWeekday from './migrations/0005_monitoring_weekday.ts';
 import * as aggregateGenerations from './migrations/0006_aggregate_generations.ts';
 import * as responseCompositeKeys from './migrations/0007_response_composite_keys.ts';
+import * as sqliteResponseCompositeKeys from './migrations/0008_sqlite_response_composite_keys.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_monitoring_weekday': monitoringWeekday,
   '0006_aggregate_generations': aggregateGenerations,
   '0007_response_composite_keys': responseCompositeKeys,
+  '0008_sqlite_response_composite_keys': sqliteResponseCompositeKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

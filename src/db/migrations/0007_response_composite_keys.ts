@@ -6,9 +6,8 @@ import { isPostgres } from './column-types.ts';
 // ones (organization, run, response) only said that each exists; the response's own keys still
 // check that its organization and run do. On PostgreSQL each key is a trigger and an index probe
 // per inserted row, and the two dropped per row took about a second off a 20,000-answer import
-// (docs/performance.md, "Keys of the import's rows on PostgreSQL"). SQLite checks keys without
-// triggers, at no measurable cost, and changing a key there means rebuilding the table: its tables
-// keep their single keys.
+// (docs/performance.md, "Keys of the import's rows on PostgreSQL"). SQLite cannot change a key in
+// place; 0008 rebuilds its two tables with the same keys.
 
 const TABLES = ['response_mentions', 'response_citations'] as const;
 const SINGLE_KEYS = [
