@@ -1,5 +1,14 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { SqliteAdapter, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  SqliteAdapter,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type SqliteStatement,
+} from 'kysely';
 import { statementCache } from './statement-cache.js';
 
 // Kysely's SQLite dialect speaks the better-sqlite3 interface; node:sqlite differs only in taking
@@ -9,11 +18,7 @@ function adapt(db: DatabaseSync): SqliteDatabase {
   return {
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
-      // This connection's transactions write (imports, refreshes, migrations, the CLI's changes),
-      // so they take the write lock when they begin: one that began reading and then had to
-      // write after another process's commit would fail at once ("database is locked", the
-      // busy timeout not applying), where this one waits for the other to finish.
-      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
+      const { statement, reader } = cached(sql);
       type Params = Parameters<typeof statement.all>;
       return {
         reader,
@@ -36,9 +41,30 @@ class TransactionalSchemaAdapter extends SqliteAdapter {
   }
 }
 
+// This connection's transactions write (imports, refreshes, migrations, the CLI's changes), so
+// they take the write lock when they begin: one that began reading and then had to write after
+// another process's commit would fail at once ("database is locked", the busy timeout not
+// applying), where this one waits for the other to finish.
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
 class InProcessSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
   override createAdapter(): SqliteAdapter {
     return new TransactionalSchemaAdapter();
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateTransactionsDriver(this.#config);
   }
 }
 
