@@ -1,4 +1,4 @@
-import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import { columnTypes, isPostgres } from './column-types.ts';
 
 // SQLite's half of 0007: a mention's and a citation's organization and run are their response's,
@@ -43,13 +43,14 @@ function columnsOf(
 async function rebuild(db: Kysely<unknown>, table: Table, keys: Keys): Promise<void> {
   const copy = `${table}_rebuilt`;
   const single = keys === 'single';
+  // Each of the three refers to its own table with single keys; with the composite key, none does.
+  const key = (parent: string) => (c: ColumnDefinitionBuilder) =>
+    single ? c.notNull().references(parent) : c.notNull();
   const owned = columnTypes(db)
     .withId(db.schema.createTable(copy))
-    .addColumn('org_id', 'bigint', (c) => (single ? c.notNull().references('organizations.id') : c.notNull()))
-    .addColumn('run_id', 'bigint', (c) => (single ? c.notNull().references('runs.id') : c.notNull()))
-    .addColumn('response_id', 'bigint', (c) =>
-      single ? c.notNull().references('responses.id') : c.notNull(),
-    );
+    .addColumn('org_id', 'bigint', key('organizations.id'))
+    .addColumn('run_id', 'bigint', key('runs.id'))
+    .addColumn('response_id', 'bigint', key('responses.id'));
   const defined = columnsOf(table, owned);
   await (single
     ? defined
