@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError } from 'commander';
+import manifest from '../package.json' with { type: 'json' };
 import { buildApp } from '../src/app.ts';
 import { baseUrl } from '../src/cli/commands/start.ts';
 import {
@@ -109,11 +110,22 @@ describe('sightline CLI: schema, organizations and keys', () => {
       2,
       /^error: unknown option '--plann' \(Did you mean --plan\?\)$/,
     );
+    // An option the program does not have is refused like an unknown command, on one line.
+    assertFails(box.cli('--verbose', 'orgs', 'list'), 2, /^error: unknown option '--verbose'$/);
     // Help asked beside an unknown word is the program's help, every command listed.
     const help = box.cli('frobnicate', '--help');
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^ {2}orgs\s+Manage organizations\.$/m);
     assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
+  });
+
+  it('prints the version of the package, alone, for --version and -V', () => {
+    for (const flag of ['--version', '-V']) {
+      const result = box.cli(flag);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stdout, `${manifest.version}\n`);
+      assert.equal(result.stderr, '');
+    }
   });
 
   it('prints a new key alone on the last line, and the API accepts it within its scopes', async () => {

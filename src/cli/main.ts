@@ -3,6 +3,7 @@
 // 0 ok, 2 usage error, 1 failure, with a one-line message on stderr. Started through
 // bin/sightline.js, which turns Node's compile cache on first.
 import { Command, CommanderError } from 'commander';
+import manifest from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { UsageError } from './errors.ts';
 
@@ -56,6 +57,7 @@ const COMMANDS = new Map<string, Group[]>([
 
 const program = new Command('sightline')
   .description('Sightline: brand-visibility monitoring API and operator tools.')
+  .version(manifest.version, '-V, --version', 'print the version')
   .exitOverride()
   .configureOutput({
     writeErr: (text) => process.stderr.write(text),
@@ -66,12 +68,11 @@ const program = new Command('sightline')
 
 const args = process.argv.slice(2);
 const word = args[0];
-// A word that names no command, with no option that could ask for help, is refused with
-// commander's message and its "Did you mean", which need the commands' names only: a mistyped
-// command answers at once, not after loading every group (~0.5 s).
-const mistyped =
-  word !== undefined && !COMMANDS.has(word) && word !== 'help' && !args.some((arg) => arg.startsWith('-'));
-if (mistyped) {
+// Only help shows the commands' descriptions. Any other first word that names no command (a
+// mistyped command, `--version`, an unknown option) is answered by commander from the commands'
+// names alone (its "Did you mean"), at once instead of after loading every group (~0.15–0.5 s).
+const helpAsked = word === 'help' || args.some((arg) => arg === '-h' || arg === '--help');
+if (word !== undefined && !COMMANDS.has(word) && !helpAsked) {
   for (const name of COMMANDS.keys()) program.command(name);
 } else {
   const groups = COMMANDS.get(word ?? '') ?? [...new Set([...COMMANDS.values()].flat())];
