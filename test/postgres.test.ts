@@ -431,6 +431,31 @@ describe('PostgreSQL: prepared statements on the read pool (DATABASE_PREPARED_ST
   });
 });
 
+describe('PostgreSQL: COPY only on the pool that writes', () => {
+  let ctx: TestContext;
+
+  // Nothing prepared, so a text with one parameter reaches the client's query as it came: only the
+  // client's class decides whether it goes as a COPY.
+  before(async () => {
+    ctx = await createTestContext({ databasePreparedStatements: 0 });
+  });
+  after(() => ctx?.close());
+
+  it('sends a `copy … from stdin` text from the read pool as a statement, refused, and copies the rows from the primary', async () => {
+    await sql`create table copy_probe (id integer, note text)`.execute(ctx.dbs.primary);
+    const copy = (db: Databases['read']) =>
+      db.executeQuery({
+        ...sql.raw('copy copy_probe (id, note) from stdin').compile(db),
+        parameters: ['7\tseven\n'],
+      });
+    await assert.rejects(copy(ctx.dbs.read));
+    assert.deepEqual((await sql`select id from copy_probe`.execute(ctx.dbs.read)).rows, []);
+    await copy(ctx.dbs.primary);
+    const { rows } = await sql`select id, note from copy_probe`.execute(ctx.dbs.read);
+    assert.deepEqual(rows, [{ id: 7, note: 'seven' }]);
+  });
+});
+
 describe('PostgreSQL: the analytics windows planned once per connection', () => {
   let ctx: TestContext;
 

@@ -98,6 +98,7 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor): Dialects {
       applicationName: 'sightline-primary',
       defaultCapMs: undefined,
       preparedStatements: 0,
+      copyIn: true,
     }),
     read: postgresDialect({
       url: config.databaseReadUrl ?? config.databaseUrl,
@@ -105,6 +106,7 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor): Dialects {
       applicationName: 'sightline-read',
       defaultCapMs: config.queryTimeoutMs,
       preparedStatements: config.databasePreparedStatements,
+      copyIn: false,
     }),
     sizes,
   };

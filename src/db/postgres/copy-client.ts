@@ -5,9 +5,10 @@ import { from as copyFrom } from 'pg-copy-streams';
 // Rows for a bulk insert in PostgreSQL's COPY protocol (`copy … from stdin`), which the server
 // parses about a third faster than the same rows as array parameters (docs/performance.md, "COPY
 // for the import's rows on PostgreSQL"). Kysely hands a connection only SQL text and parameters,
-// so the pool's clients are of this class: a `copy <table> (<columns>) from stdin` statement with
-// one parameter, the rows in COPY's text format (copyText), is sent as a COPY; everything else goes
-// to node-postgres as it came.
+// so the clients of the pool that writes are of this class (not the read pools', which send no COPY
+// and would prepare one): a `copy <table> (<columns>) from stdin` statement with one parameter, the
+// rows in COPY's text format (copyText), is sent as a COPY; everything else goes to node-postgres
+// as it came.
 
 const COPY_IN = /^copy [^;]* from stdin$/;
 

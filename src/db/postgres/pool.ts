@@ -22,6 +22,8 @@ export interface PostgresPoolOptions {
   defaultCapMs: number | undefined;
   /** Named prepared statements kept per connection; 0 sends every statement unnamed. */
   preparedStatements: number;
+  /** Whether `copy … from stdin` statements go as COPY (CopyingClient): the writers' pool only. */
+  copyIn: boolean;
 }
 
 type Query = (config: unknown, values?: unknown, callback?: unknown) => unknown;
@@ -129,7 +131,7 @@ function planModes(): Interceptor {
 /** A Kysely dialect over a node-postgres pool whose statements obey the request's budget. */
 export function postgresDialect(options: PostgresPoolOptions): Dialect {
   const pool = new pg.Pool({
-    Client: CopyingClient,
+    Client: options.copyIn ? CopyingClient : pg.Client,
     connectionString: options.url,
     max: options.size,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
