@@ -212,6 +212,24 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(await countResponses(), 0);
   });
 
+  it('says why an answers file cannot be read: missing, a directory, or not a file it can read twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-runs-'));
+    const missing = cli(['runs', 'import', join(dir, 'missing.ndjson')]);
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, `sightline: cannot read ${join(dir, 'missing.ndjson')}: no such file\n`);
+    const directory = cli(['runs', 'import', dir]);
+    assert.equal(directory.status, 1);
+    assert.equal(directory.stderr, `sightline: cannot read ${dir}: it is a directory\n`);
+    const device = cli(['runs', 'import', '/dev/null']);
+    assert.equal(device.status, 2);
+    assert.equal(
+      device.stderr,
+      'sightline: /dev/null is not a regular file; pipe it in instead: … | npx sightline runs import -\n',
+    );
+    rmSync(dir, { recursive: true, force: true });
+    assert.equal(await countResponses(), 0);
+  });
+
   it('imports and publishes answers, which the API then serves with their derived fields', async () => {
     const out = ok(['runs', 'import', 'docs/examples/answers.ndjson', '--publish']);
     const match =

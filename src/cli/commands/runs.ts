@@ -18,13 +18,20 @@ import { afterRunPublished } from '../../recommendations/after-publish.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { monitorLogger, print, withDatabase } from './support.ts';
+import { cannotRead, monitorLogger, print, withDatabase } from './support.ts';
 
 /** The input as a file that can be read twice: `-` (stdin) is copied to a temporary file first. */
 async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promise<T> {
   if (file !== '-') {
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) throw new Error(`cannot read ${file}: no such file`);
+    const info = await stat(file).catch((error: unknown) => {
+      throw cannotRead(file, error);
+    });
+    if (info.isDirectory()) throw cannotRead(file, 'EISDIR');
+    // The import reads its input twice; a pipe or a device can be read once.
+    if (!info.isFile())
+      throw new UsageError(
+        `${file} is not a regular file; pipe it in instead: … | npx sightline runs import -`,
+      );
     return fn(file);
   }
   if (process.stdin.isTTY)

@@ -164,13 +164,18 @@ const UNREADABLE: Record<string, string> = {
   EACCES: 'permission denied',
 };
 
+/** Why `file` could not be read (Node's error, or its code), as one plain sentence. */
+export function cannotRead(file: string, cause: unknown): Error {
+  const code = typeof cause === 'string' ? cause : ((cause as NodeJS.ErrnoException).code ?? '');
+  return new Error(`cannot read ${file}: ${UNREADABLE[code] ?? (cause as Error).message}`);
+}
+
 /** A text file's content; one that cannot be read is one plain sentence, not Node's error. */
 export async function readTextFile(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new Error(`cannot read ${file}: ${UNREADABLE[code] ?? (error as Error).message}`);
+    throw cannotRead(file, error);
   }
 }
 
