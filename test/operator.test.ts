@@ -212,7 +212,7 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(await countResponses(), 0);
   });
 
-  it('says why an answers file cannot be read: missing, a directory, or not a file it can read twice', async () => {
+  it('says why an answers file cannot be read (missing, a directory, not a file it can read twice) or has no answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-runs-'));
     const missing = cli(['runs', 'import', join(dir, 'missing.ndjson')]);
     assert.equal(missing.status, 1);
@@ -225,6 +225,12 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(
       device.stderr,
       'sightline: /dev/null is not a regular file; pipe it in instead: … | npx sightline runs import -\n',
+    );
+    const empty = cli(['runs', 'import', '-', '--org', 'acme'], '\n\n');
+    assert.equal(empty.status, 1);
+    assert.equal(
+      empty.stderr,
+      'stdin: the input has no answers\nsightline: 1 problem(s) in 0 line(s); nothing was imported\n',
     );
     rmSync(dir, { recursive: true, force: true });
     assert.equal(await countResponses(), 0);

@@ -26,6 +26,7 @@ export interface CheckOptions {
 }
 
 export interface LineError {
+  /** 1-based; 0 for the input as a whole. */
   line: number;
   message: string;
 }

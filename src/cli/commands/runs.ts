@@ -101,7 +101,9 @@ function summaryLine(summary: ImportSummary, seconds: number): string {
 
 function reportRejection(error: ImportRejected, file: string): void {
   const name = file === '-' ? 'stdin' : file;
-  for (const e of error.errors) process.stderr.write(`${name}:${e.line}: ${e.message}\n`);
+  // Line 0 is the input as a whole (one without answers): named without a line.
+  for (const e of error.errors)
+    process.stderr.write(`${name}${e.line > 0 ? `:${e.line}` : ''}: ${e.message}\n`);
   const hidden = error.errorCount - error.errors.length;
   if (hidden > 0) process.stderr.write(`… and ${hidden} more problem(s)\n`);
 }
