@@ -77,7 +77,7 @@ describe('operator set-up and import through the CLI', () => {
         '--key',
         'linear',
       ]),
-      /^Created brand \d+ "Linear" in acme \(https:\/\/linear\.app; status active; aliases Linear\.app; key linear\)\.\n$/,
+      /^Created brand (\d+) "Linear" in acme \(https:\/\/linear\.app; status active; aliases Linear\.app; key linear\)\.\n\1\n$/,
     );
     assert.match(
       ok([
@@ -92,7 +92,7 @@ describe('operator set-up and import through the CLI', () => {
         '--key',
         'pm-tools',
       ]),
-      /^Created category \d+ "Project management" under brand \d+\.\n$/,
+      /^Created category (\d+) "Project management" under brand \d+\.\n\1\n$/,
     );
     const imported = [
       'prompts',
@@ -335,5 +335,28 @@ describe('operator set-up and import through the CLI', () => {
     rmSync(dir, { recursive: true, force: true });
     assert.deepEqual([fromHtml.rank, fromHtml.competitors], [2, [{ name: 'Asana', rank: 1 }]]);
     assert.equal(cli(['analyze', '--competitors', 'Jira'], 'x').status, 2);
+  });
+
+  it('creates a prompt, its id alone on the last line for scripts', async () => {
+    const out = ok([
+      'prompts',
+      'create',
+      '--org',
+      'acme',
+      '--category',
+      'pm-tools',
+      '--text',
+      'Which tracker has the best API?',
+      '--unmonitored',
+    ]);
+    const match = /^Created prompt (\d+) in category \d+ \(not monitored\)\.\n(\d+)\n$/.exec(out);
+    assert.ok(match, out);
+    assert.equal(match[2], match[1]);
+    const stored = await ctx.dbs.primary
+      .selectFrom('prompts')
+      .select(['text', 'is_monitored'])
+      .where('id', '=', Number(match[2]))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual({ ...stored }, { text: 'Which tracker has the best API?', is_monitored: 0 });
   });
 });

@@ -80,6 +80,7 @@ export function register(program: Command): void {
           }),
         );
         print(`Created brand ${brand.id} "${brand.name}" in ${options.org} (${describe(brand)}).`);
+        print(String(brand.id));
       },
     );
 

@@ -27,6 +27,7 @@ export function register(program: Command): void {
           }),
         );
         print(`Created category ${category.id} "${category.name}" under brand ${category.brandId}.`);
+        print(String(category.id));
       },
     );
 }

@@ -41,6 +41,7 @@ export function register(program: Command): void {
         print(
           `Created prompt ${prompt.id} in category ${prompt.categoryId}${prompt.isMonitored ? '' : ' (not monitored)'}.`,
         );
+        print(String(prompt.id));
       },
     );
 
