@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError } from 'commander';
 import manifest from '../package.json' with { type: 'json' };
@@ -16,7 +17,7 @@ import {
 } from '../src/cli/commands/support.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import type { App } from '../src/http/types.ts';
-import { assertFails, configFor, KEY, type Sandbox, sandbox } from './support/cli.ts';
+import { assertFails, configFor, KEY, MAIN, type Sandbox, sandbox } from './support/cli.ts';
 
 // The CLI runs as a child process, exactly as a person runs it, against a database of its own
 // (a temporary SQLite file, or a fresh PostgreSQL database in the suite's PostgreSQL pass).
@@ -117,6 +118,18 @@ describe('sightline CLI: schema, organizations and keys', () => {
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^ {2}orgs\s+Manage organizations\.$/m);
     assert.doesNotMatch(box.cli('orgs', 'list').stdout, /^ok\s/m);
+  });
+
+  it('started by a Node that cannot strip types, says so in one line instead of a stack trace', () => {
+    const run = spawnSync(process.execPath, ['--no-experimental-strip-types', MAIN, 'orgs', 'list'], {
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1);
+    assert.match(
+      run.stderr,
+      /^sightline: Node v[\d.]+ cannot run it \(it needs Node 24 with type stripping\); run it as npx sightline …, which uses the project's Node 24\n$/,
+    );
+    assert.equal(run.stdout, '');
   });
 
   it('prints the version of the package, alone, for --version and -V', () => {
