@@ -53,6 +53,7 @@ const EMBEDDED_ONLY = new Set([
   'test/entities.test.ts',
   'test/lockfile.test.ts',
   'test/prompt-changes.test.ts',
+  'test/prompt-csv.test.ts',
   'test/schedule.test.ts',
   'test/score-history.test.ts',
   'test/uncertainty.test.ts',

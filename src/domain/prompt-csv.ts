@@ -38,6 +38,17 @@ export function parsePromptCsv(text: string): { rows: PromptRow[]; errors: strin
     return (SYNONYMS[key] ?? key) as Column;
   });
   const unknown = columns.filter((c) => !COLUMNS.includes(c));
+  // A column named twice (or by a synonym too) would have one of its values silently ignored.
+  const repeated = COLUMNS.find((c) => columns.indexOf(c) !== columns.lastIndexOf(c));
+  if (unknown.length === 0 && repeated) {
+    const names = header.fields.filter((_, i) => columns[i] === repeated).map((name) => `"${name.trim()}"`);
+    return {
+      rows: [],
+      errors: [
+        `line ${header.line}: the header names the ${repeated} column more than once (${names.join(', ')})`,
+      ],
+    };
+  }
   if (unknown.length > 0 || !columns.includes('text')) {
     return {
       rows: [],
