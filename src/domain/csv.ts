@@ -34,8 +34,16 @@ export function parseCsv(input: string): CsvRecord[] {
         i += 2;
         continue;
       }
-      if (c === '"') quoted = false;
-      else {
+      if (c === '"') {
+        quoted = false;
+        // RFC 4180: a quoted field ends at its closing quote; text after it is not part of it.
+        const next = text[i + 1];
+        if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
+          throw new CsvError(
+            `line ${line}: text after a closing quote; wrap the whole field in quotes and double the quotes inside it ("")`,
+          );
+        }
+      } else {
         if (c === '\n') line++;
         field += c;
       }
