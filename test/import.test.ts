@@ -105,7 +105,8 @@ describe('answer import', () => {
 
   it('rejects the whole file when any line is bad, naming each bad line, and writes nothing', async () => {
     const lines = [
-      RUN_LINES[0],
+      // A byte-order mark before the first line is no problem of it.
+      `\ufeff${RUN_LINES[0]}`,
       line({ prompt: 'no-such-prompt', capturedAt: '2026-03-01T09:00:00Z', answerText: 'x' }),
       '',
       '{"organization": "acme", oops',

@@ -23,7 +23,9 @@ export async function* readLines(source: AnswerSource): AsyncGenerator<{ line: n
     }
     if (!item.trim()) continue;
     try {
-      yield { line, parsed: { value: JSON.parse(item) } };
+      // A byte-order mark some Windows tools put before the first line is not part of its JSON.
+      const text = line === 1 && item.startsWith('\ufeff') ? item.slice(1) : item;
+      yield { line, parsed: { value: JSON.parse(text) } };
     } catch (error) {
       yield {
         line,
