@@ -21,7 +21,7 @@ import {
 } from '../src/demo/seed.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { DEMO_TABLES } from './support/demo-rows.ts';
-import { mintKey } from './support/fixtures.ts';
+import { countRows, mintKey } from './support/fixtures.ts';
 import { PINNED_DEMO_SEEDED_AT } from './support/templates.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,17 +29,7 @@ const DAY_MS = 86_400_000;
 const MORNING = PINNED_DEMO_SEEDED_AT;
 const ANCHOR = Date.parse('2026-03-15T00:00:00Z');
 
-async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const table of Object.keys(DEMO_TABLES)) {
-    const row = await db
-      .selectFrom(table as keyof Database)
-      .select(sql<number>`count(*)`.as('n'))
-      .executeTakeFirstOrThrow();
-    out[table] = Number(row.n);
-  }
-  return out;
-}
+const rowCounts = (db: Db) => countRows(db, Object.keys(DEMO_TABLES) as (keyof Database)[]);
 
 describe('demo data', () => {
   let a: TestContext;

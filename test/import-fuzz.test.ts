@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
-import { createBrand } from '../src/db/catalog/brands.ts';
-import { createCategory } from '../src/db/catalog/categories.ts';
-import { addCompetitor } from '../src/db/catalog/competitors.ts';
-import { createPrompt } from '../src/db/catalog/prompts.ts';
 import type { Db } from '../src/db/connect.ts';
 import { ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg } from './support/fixtures.ts';
+import { countRows, IMPORT_TABLES, seedImportCatalog } from './support/fixtures.ts';
 
 // Property-based fuzzing of `importAnswers` (what `sightline runs import` runs): files of a few
 // lines, each a valid answer with hostile values put in, fields dropped or added, or no JSON
@@ -28,48 +24,13 @@ const SEED =
     : Number(process.env.IMPORT_FUZZ_SEED || 20261128);
 
 const NOW = new Date('2026-03-02T00:00:00.000Z');
-const TABLES = [
-  'runs',
-  'responses',
-  'response_mentions',
-  'response_citations',
-  'run_prompts',
-  'run_prompt_scores',
-  'competitor_candidates',
-  'agg_run_observations',
-  'agg_block_observations',
-] as const;
-
-async function counts(db: Db): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const table of TABLES) {
-    const row = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    result[table] = Number(row.n);
-  }
-  return result;
-}
+const counts = (db: Db) => countRows(db, IMPORT_TABLES);
 
 let ctx: TestContext;
 
 before(async () => {
   ctx = await createTestContext();
-  const db = ctx.dbs.primary;
-  const orgId = await insertOrg(db, 'acme');
-  await insertOrg(db, 'globex');
-  const brand = await createBrand(db, orgId, {
-    name: 'Acmeflow',
-    website: 'https://www.acmeflow.com',
-    externalKey: 'acmeflow',
-  });
-  const crm = await createCategory(db, brand, { name: 'CRM', externalKey: 'crm' });
-  const email = await createCategory(db, brand, { name: 'Email', externalKey: 'email' });
-  await createPrompt(db, crm, { text: 'Best CRM for startups?', externalKey: 'best-crm' });
-  await createPrompt(db, crm, { text: 'Cheapest good CRM?', externalKey: 'cheap-crm' });
-  await createPrompt(db, email, { text: 'Best email tool?', externalKey: 'email-tool' });
-  await addCompetitor(db, brand, crm, { name: 'Globex', aliases: ['Globex Corp'] });
+  await seedImportCatalog(ctx.dbs.primary);
 });
 
 after(() => ctx?.close());

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KINDS } from '../src/db/aggregate-kinds.ts';
 import { createBrand } from '../src/db/catalog/brands.ts';
 import { createCategory } from '../src/db/catalog/categories.ts';
 import { addCompetitor } from '../src/db/catalog/competitors.ts';
@@ -11,24 +10,13 @@ import { normalizeAnswerLine } from '../src/domain/answer-line.ts';
 import { answerAnalysis } from '../src/ingest/analysis.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg } from './support/fixtures.ts';
+import { IMPORT_TABLES, insertOrg } from './support/fixtures.ts';
 
 // An import's analysis may run on worker threads (ingest/analysis.ts). Whatever the number of
 // threads, every stored row must be the one the import's own thread would have written: the same
 // file goes into two fresh databases, once analysed in-thread and once on three threads.
 
 const NOW = new Date('2026-03-02T00:00:00.000Z');
-const TABLES: (keyof Database)[] = [
-  'runs',
-  'responses',
-  'response_mentions',
-  'response_citations',
-  'run_prompts',
-  'run_prompt_scores',
-  'recent_prompt_scores',
-  'competitor_candidates',
-  ...KINDS.flatMap((kind) => [`agg_run_${kind}`, `agg_block_${kind}`] as (keyof Database)[]),
-];
 
 // 1,300 answers over two categories and 13 runs: more than two batches of 500, so batches and
 // their slices must come back in order. Lists, tables, HTML, prose, failures and a legacy run
@@ -128,12 +116,12 @@ describe('import analysis threads', () => {
     // 13 runs of 100 lines each, every line a new answer.
     assert.equal(here.imported, 1300);
     assert.equal(here.runs.length, 13);
-    for (const table of TABLES) {
+    for (const table of IMPORT_TABLES) {
       const expected = await rowsOf(inThread.dbs.primary, table);
       assert.deepEqual(await rowsOf(threaded.dbs.primary, table), expected, table);
     }
     // The fixture reaches every kind of row compared, so none of the comparisons is vacuous.
-    for (const table of TABLES) {
+    for (const table of IMPORT_TABLES) {
       assert.ok((await rowsOf(inThread.dbs.primary, table)).length > 0, `${table} has rows`);
     }
   });

@@ -12,33 +12,14 @@ import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
 import { ImportRaced, ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg } from './support/fixtures.ts';
+import { countRows, IMPORT_TABLES, insertOrg, seedImportCatalog } from './support/fixtures.ts';
 
 // importAnswers against a real database: all or nothing with line-numbered errors, what it
 // derives and stores, idempotence, runs in flight and legacy runs, publishing.
 
 const NOW = new Date('2026-03-02T00:00:00.000Z');
-const TABLES = [
-  'runs',
-  'responses',
-  'response_mentions',
-  'response_citations',
-  'run_prompts',
-  'run_prompt_scores',
-  'competitor_candidates',
-] as const;
-
-async function counts(db: Db): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const table of TABLES) {
-    const row = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    result[table] = Number(row.n);
-  }
-  return result;
-}
+const EMPTY = Object.fromEntries(IMPORT_TABLES.map((table) => [table, 0]));
+const counts = (db: Db) => countRows(db, IMPORT_TABLES);
 
 const line = (fields: Record<string, unknown>) =>
   JSON.stringify({ organization: 'acme', run: 'crm/2026-03-01', model: 'chatgpt', ...fields });
@@ -79,27 +60,7 @@ describe('answer import', () => {
   before(async () => {
     ctx = await createTestContext();
     db = ctx.dbs.primary;
-    orgId = await insertOrg(ctx.dbs.primary, 'acme');
-    await insertOrg(ctx.dbs.primary, 'globex');
-    const brand = await createBrand(db, orgId, {
-      name: 'Acmeflow',
-      website: 'https://www.acmeflow.com',
-      externalKey: 'acmeflow',
-    });
-    const crmCategory = await createCategory(db, brand, { name: 'CRM', externalKey: 'crm' });
-    const emailCategory = await createCategory(db, brand, { name: 'Email', externalKey: 'email' });
-    crm = crmCategory.id;
-    email = emailCategory.id;
-    await createPrompt(db, crmCategory, { text: 'Best CRM for startups?', externalKey: 'best-crm' });
-    await createPrompt(db, crmCategory, { text: 'Cheapest good CRM?', externalKey: 'cheap-crm' });
-    await createPrompt(db, crmCategory, {
-      text: 'CRM with the best API?',
-      externalKey: 'api-crm',
-      monitored: false,
-    });
-    await createPrompt(db, emailCategory, { text: 'Best email tool?', externalKey: 'email-tool' });
-    await addCompetitor(db, brand, crmCategory, { name: 'Globex' });
-    await addCompetitor(db, brand, crmCategory, { name: 'Initech Suite', aliases: ['Initech'] });
+    ({ orgId, crm, email } = await seedImportCatalog(db));
   });
   after(() => ctx.close());
 
@@ -134,7 +95,7 @@ describe('answer import', () => {
       error.errors[4]?.message ?? '',
       new RegExp(`mixes categories: line 1 is in category ${crm}, this line in ${email}`),
     );
-    assert.deepEqual(Object.values(await counts(db)), [0, 0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(await counts(db), EMPTY);
   });
 
   it('refuses the NUL character in any text of a line, on both databases alike', async () => {
@@ -161,7 +122,7 @@ describe('answer import', () => {
         '2: "citations" must not contain the NUL character (\\u0000)',
       ],
     );
-    assert.deepEqual(Object.values(await counts(db)), [0, 0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(await counts(db), EMPTY);
   });
 
   it('refuses repeated answers and answers of another organization', async () => {

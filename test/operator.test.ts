@@ -19,6 +19,8 @@ interface Result {
   stderr: string;
 }
 
+const CREATE_PROMPT = ['prompts', 'create', '--org', 'acme', '--category', 'pm-tools'];
+
 describe('operator set-up and import through the CLI', () => {
   let ctx: TestContext;
   let key: string;
@@ -152,18 +154,7 @@ describe('operator set-up and import through the CLI', () => {
     const noOrg = cli(['categories', 'create', '--org', 'nowhere', '--brand', '1', '--name', 'X']);
     assert.equal(noOrg.status, 1);
     assert.match(noOrg.stderr, /organization "nowhere" does not exist/);
-    const wrongBrand = cli([
-      'prompts',
-      'create',
-      '--org',
-      'acme',
-      '--category',
-      'pm-tools',
-      '--brand',
-      '999',
-      '--text',
-      'Q?',
-    ]);
+    const wrongBrand = cli([...CREATE_PROMPT, '--brand', '999', '--text', 'Q?']);
     assert.equal(wrongBrand.status, 1);
     assert.match(wrongBrand.stderr, /brand 999 does not exist in organization acme/);
     const again = cli(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', 'JIRA']);
@@ -338,17 +329,7 @@ describe('operator set-up and import through the CLI', () => {
   });
 
   it('creates a prompt, its id alone on the last line for scripts', async () => {
-    const out = ok([
-      'prompts',
-      'create',
-      '--org',
-      'acme',
-      '--category',
-      'pm-tools',
-      '--text',
-      'Which tracker has the best API?',
-      '--unmonitored',
-    ]);
+    const out = ok([...CREATE_PROMPT, '--text', 'Which tracker has the best API?', '--unmonitored']);
     const match = /^Created prompt (\d+) in category \d+ \(not monitored\)\.\n(\d+)\n$/.exec(out);
     assert.ok(match, out);
     assert.equal(match[2], match[1]);

@@ -1,9 +1,15 @@
 import type { Insertable } from 'kysely';
 import { refreshRunAggregates } from '../../src/analytics/refresh.ts';
 import { generateKey, hashSecret } from '../../src/auth/keys.ts';
+import { KINDS } from '../../src/db/aggregate-kinds.ts';
+import { createBrand } from '../../src/db/catalog/brands.ts';
+import { createCategory } from '../../src/db/catalog/categories.ts';
+import { addCompetitor } from '../../src/db/catalog/competitors.ts';
+import { createPrompt } from '../../src/db/catalog/prompts.ts';
 import type { Db } from '../../src/db/connect.ts';
 import type {
   BrandsTable,
+  Database,
   RecommendationArtifactsTable,
   RecommendationOutcomesTable,
   RecommendationsTable,
@@ -18,6 +24,60 @@ import { SCOPES, type Scope } from '../../src/domain/scopes.ts';
 // `BrandFixture` writes its categories, prompts, competitors, runs and answers.
 
 export const CREATED = '2026-01-01T00:00:00.000Z';
+
+/** Every table an answer import writes: its runs and answers, and everything derived from them. */
+export const IMPORT_TABLES: (keyof Database)[] = [
+  'runs',
+  'responses',
+  'response_mentions',
+  'response_citations',
+  'run_prompts',
+  'run_prompt_scores',
+  'recent_prompt_scores',
+  'competitor_candidates',
+  ...KINDS.flatMap((kind) => [`agg_run_${kind}`, `agg_block_${kind}`] as (keyof Database)[]),
+];
+
+/**
+ * What the answer-import tests import into, set up as an operator would (the catalog's own
+ * functions): organizations acme and globex; acme's brand Acmeflow (key `acmeflow`) with the
+ * categories CRM (`crm`: prompts `best-crm`, `cheap-crm` and the unmonitored `api-crm`; competitors
+ * Globex and Initech Suite, alias Initech) and Email (`email`: prompt `email-tool`).
+ */
+export async function seedImportCatalog(db: Db): Promise<{ orgId: number; crm: number; email: number }> {
+  const orgId = await insertOrg(db, 'acme');
+  await insertOrg(db, 'globex');
+  const brand = await createBrand(db, orgId, {
+    name: 'Acmeflow',
+    website: 'https://www.acmeflow.com',
+    externalKey: 'acmeflow',
+  });
+  const crm = await createCategory(db, brand, { name: 'CRM', externalKey: 'crm' });
+  const email = await createCategory(db, brand, { name: 'Email', externalKey: 'email' });
+  await createPrompt(db, crm, { text: 'Best CRM for startups?', externalKey: 'best-crm' });
+  await createPrompt(db, crm, { text: 'Cheapest good CRM?', externalKey: 'cheap-crm' });
+  await createPrompt(db, crm, { text: 'CRM with the best API?', externalKey: 'api-crm', monitored: false });
+  await createPrompt(db, email, { text: 'Best email tool?', externalKey: 'email-tool' });
+  await addCompetitor(db, brand, crm, { name: 'Globex' });
+  await addCompetitor(db, brand, crm, { name: 'Initech Suite', aliases: ['Initech'] });
+  return { orgId, crm: crm.id, email: email.id };
+}
+
+/** The rows each of `tables` holds, by table name. */
+export async function countRows(
+  db: Db,
+  tables: readonly (keyof Database)[],
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
 
 export async function insertOrg(
   db: Db,
