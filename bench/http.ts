@@ -333,6 +333,43 @@ function memoryMiB(pid: number): Record<'rss' | 'pss', { own: number; children: 
   return { rss: of('rss'), pss: of('pss') };
 }
 
+const SINGLE_GETS = ['brand detail', 'categories', 'run status', 'full response'];
+
+/**
+ * This run's figures against the issue's targets (docs/performance.md, "Targets"), one line each,
+ * for the targets whose cases ran; the memory target only after every case (it is read at the end
+ * of a whole run). A printed verdict of one run on one machine, not a test.
+ */
+function targetVerdicts(
+  results: ReadonlyMap<string, { ratio: number; p97_5: number }>,
+  rssMiB: number | undefined,
+): string[] {
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  const percent = (n: number) => `${n.toFixed(0)} %`;
+  const lines = ['Targets (issue "Fast where it counts"), this run:'];
+  const singles = SINGLE_GETS.flatMap((name) => results.get(name)?.ratio ?? []);
+  if (singles.length > 0) {
+    const [low, high] = [Math.min(...singles), Math.max(...singles)];
+    const range = low === high ? percent(low) : `${low.toFixed(0)}–${percent(high)}`;
+    lines.push(`  single-resource GETs ≥ 50 % of bare: ${range}, ${verdict(low >= 50)}`);
+  }
+  const list = results.get('brand list (25)');
+  if (list)
+    lines.push(`  brand list (25) ≥ 30 % of bare: ${percent(list.ratio)}, ${verdict(list.ratio >= 30)}`);
+  const detail = results.get('run detail page_size=500');
+  if (detail) {
+    lines.push(
+      `  run detail 500 rows p95 ≤ 30 ms and ≥ 50 % of bare: p97.5 ${detail.p97_5.toFixed(0)} ms (p95 at most that), ${percent(detail.ratio)}, ${verdict(detail.p97_5 <= 30 && detail.ratio >= 50)}`,
+    );
+  }
+  // 250 MB is 250 × 10⁶ bytes, 238.4 MiB.
+  if (rssMiB !== undefined) {
+    const mb = (rssMiB * 2 ** 20) / 1e6;
+    lines.push(`  server + readers ≤ 250 MB RSS: ${mb.toFixed(0)} MB, ${verdict(mb <= 250)}`);
+  }
+  return lines.length > 1 ? lines : [];
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const fixed = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart(width);
 
@@ -388,6 +425,7 @@ async function main(): Promise<void> {
     line(
       `${'case'.padEnd(26)} ${'bytes'.padStart(7)} | ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p97.5'.padStart(6)} ${'p99'.padStart(5)} ${'µs/req'.padStart(7)} | ${'bare'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'µs/req'.padStart(7)} | ratio`,
     );
+    const results = new Map<string, { ratio: number; p97_5: number }>();
     for (const [i, target] of targets.entries()) {
       if (!target.name.includes(args.only)) continue;
       const real = emptyMeasure();
@@ -402,6 +440,7 @@ async function main(): Promise<void> {
       }
       const rate = (m: Measure) => m.requests / m.seconds;
       const cost = (m: Measure) => (m.requests > 0 ? (1e6 * m.cpu) / m.requests : 0);
+      results.set(target.name, { ratio: (100 * rate(real)) / rate(bare), p97_5: median(real.p97_5) });
       line(
         `${target.name.padEnd(26)} ${fixed(sizes[String(i)] ?? 0, 7)} | ${fixed(rate(real), 7)} ${fixed(median(real.p50), 5)} ${fixed(median(real.p97_5), 6)} ${fixed(median(real.p99), 5)} ${fixed(cost(real), 7)} | ${fixed(rate(bare), 7)} ${fixed(median(bare.p50), 5)} ${fixed(median(bare.p99), 5)} ${fixed(cost(bare), 7)} | ${fixed((100 * rate(real)) / rate(bare), 4)} %${real.errors + bare.errors > 0 ? `  (${real.errors + bare.errors} errors)` : ''}`,
       );
@@ -411,8 +450,10 @@ async function main(): Promise<void> {
     line(
       "Latencies in ms (median over rounds of autocannon percentiles); µs/req: CPU time of the side's processes per request (the service's SQLite readers included; PostgreSQL's and Redis's not).",
     );
+    let rssMiB: number | undefined;
     if (service.pid) {
       const memory = memoryMiB(service.pid);
+      rssMiB = memory.rss.own + memory.rss.children;
       for (const [name, m] of [
         ['RSS', memory.rss],
         ['PSS', memory.pss],
@@ -422,6 +463,8 @@ async function main(): Promise<void> {
         );
       }
     }
+    line('');
+    for (const verdict of targetVerdicts(results, args.only === '' ? rssMiB : undefined)) line(verdict);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));

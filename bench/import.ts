@@ -158,6 +158,9 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
+// The issue's targets (docs/performance.md, "Targets"): a whole `runs import`, analyzer included.
+const TARGETS: Record<string, number> = { sqlite: 20_000, postgres: 10_000 };
+
 async function benchmark(label: string, databaseUrl: string): Promise<void> {
   const dbs = connectDatabases({ ...loadConfig({}), databaseUrl });
   try {
@@ -192,6 +195,12 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
         `(${summary.runs.length} runs; 1 000 000 answers ≈ ${(1_000_000 / rate / 60).toFixed(1)} min); ` +
         `${cpuSeconds.toFixed(1)} CPU s in this process (load ${loadavg()[0]?.toFixed(1)})\n`,
     );
+    const target = TARGETS[label];
+    if (target !== undefined) {
+      process.stdout.write(
+        `${''.padEnd(10)} target ≥ ${target.toLocaleString('en-US')} answers/s: ${rate >= target ? 'met' : 'not met'} in this run\n`,
+      );
+    }
   } finally {
     await dbs.close();
   }
