@@ -25,8 +25,8 @@ it('refuses a header that names a column twice, by its name or a synonym, instea
   ]);
 });
 
-it('reads quoted fields, any line end, and numbers each row by the line it starts on', () => {
-  const text = '\ufefftext,key\r\n"Best CRM, for teams?",a\n\n"Two\r\nlines ""quoted""",b\rLast?,c';
+it('reads quoted fields (spaces after one dropped), any line end, and numbers each row by the line it starts on', () => {
+  const text = '\ufefftext,key\r\n"Best CRM, for teams?" ,a\n\n"Two\r\nlines ""quoted""",b\rLast?,c';
   const { rows, errors } = parsePromptCsv(text);
   assert.deepEqual(errors, []);
   assert.deepEqual(
@@ -47,8 +47,8 @@ it('refuses a malformed quote, naming its line', () => {
   assert.deepEqual(parsePromptCsv('text\nsay "hi"\n').errors, [
     'line 2: a quote inside an unquoted field; wrap the field in quotes and double the quote ("")',
   ]);
-  // Text after the closing quote was once read as part of the field ("a"b as ab).
-  assert.deepEqual(parsePromptCsv('text\n"a"b\n').errors, [
+  // Text after the closing quote was once read as part of the field ("a" b as "a b").
+  assert.deepEqual(parsePromptCsv('text\n"a" b\n').errors, [
     'line 2: text after a closing quote; wrap the whole field in quotes and double the quotes inside it ("")',
   ]);
 });

@@ -36,7 +36,10 @@ export function parseCsv(input: string): CsvRecord[] {
       }
       if (c === '"') {
         quoted = false;
-        // RFC 4180: a quoted field ends at its closing quote; text after it is not part of it.
+        // RFC 4180: a quoted field ends at its closing quote. Spaces a hand-edited file leaves
+        // before the next comma are dropped (every value is trimmed anyway); any other text after
+        // it would be a value quoted by half.
+        while (text[i + 1] === ' ' || text[i + 1] === '\t') i++;
         const next = text[i + 1];
         if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
           throw new CsvError(
