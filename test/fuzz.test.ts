@@ -264,6 +264,9 @@ function send(path: string, headers: Array<[string, string]>): Promise<Answer> {
   });
 }
 
+// The documented paths as patterns, made once the document is read (before()).
+let routes: { template: string; pattern: RegExp }[] | undefined;
+
 /**
  * The documented path a sent path reaches, if any: escapes of unreserved characters decoded and a
  * dropped trailing slash put back (the service reads them so), each parameter a non-empty segment.
@@ -276,9 +279,11 @@ function reached(path: string): string | undefined {
     return /[A-Za-z0-9\-._~]/.test(c) ? c : escaped;
   });
   const slashed = plain.endsWith('/') ? plain : `${plain}/`;
-  return Object.keys(document.paths).find((template) =>
-    new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(slashed),
-  );
+  routes ??= Object.keys(document.paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  return routes.find((route) => route.pattern.test(slashed))?.template;
 }
 
 const withKeys = (text: string) =>
