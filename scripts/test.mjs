@@ -136,6 +136,8 @@ async function runSuite(label, suiteFiles, env, templatesReady) {
   const run = spawn(
     process.execPath,
     [
+      // The test files load Kysely as `sightline` does (bin/kysely-bundle.js).
+      `--import=${new URL('../bin/use-kysely-bundle.js', import.meta.url)}`,
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
