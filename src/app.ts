@@ -24,6 +24,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import type { App } from './http/types.ts';
+import { unusedConnections } from './http/unused-connections.ts';
 import { rejectNonDecimalIntegers } from './http/validation.ts';
 import { registerMcpEndpoint } from './mcp/http.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -188,6 +189,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Outside /api: the MCP endpoint is a client of the API above, not one of its routes.
   registerMcpEndpoint(app);
 
+  // Before Fastify closes the listener: a socket that never sent a request would hold it open.
+  const unused = unusedConnections(app.server);
+  app.addHook('preClose', async () => unused.close());
   app.addHook('onClose', async () => {
     await lastUse.close();
     await rateLimit.close();

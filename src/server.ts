@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startMetricsServer } from './http/metrics.ts';
 import type { App } from './http/types.ts';
+import { unusedConnections } from './http/unused-connections.ts';
 
 // In-flight requests are bounded by the 15 s database-work cap; past this the process gives up
 // on a clean stop. It stays under the usual 30 s an orchestrator waits before SIGKILL.
@@ -21,6 +22,7 @@ export async function serve(config: Config): Promise<void> {
  */
 export async function runServer(app: App, config: Config): Promise<void> {
   let metricsServer: Server | undefined;
+  let unusedMetricsConnections: { close(): void } | undefined;
   let stopping = false;
 
   const stop = (signal: NodeJS.Signals) => {
@@ -37,7 +39,7 @@ export async function runServer(app: App, config: Config): Promise<void> {
     const closeMetrics = new Promise<void>((resolve) => {
       if (!metricsServer) return resolve();
       metricsServer.close(() => resolve());
-      metricsServer.closeIdleConnections();
+      unusedMetricsConnections?.close();
     });
     Promise.all([app.close(), closeMetrics]).then(
       () => {
@@ -61,6 +63,7 @@ export async function runServer(app: App, config: Config): Promise<void> {
   if (config.metricsPort !== 0) {
     collectDefaultMetrics({ register: app.metrics });
     metricsServer = await startMetricsServer(app.metrics, config.metricsPort, config.metricsHost);
+    unusedMetricsConnections = unusedConnections(metricsServer);
     app.log.info({ port: config.metricsPort, host: config.metricsHost }, 'metrics listening on /metrics');
   }
   await app.listen({ port: config.port, host: config.host });

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { keyedGet } from '../src/http/endpoint.ts';
 import { startMetricsServer } from '../src/http/metrics.ts';
 import type { App } from '../src/http/types.ts';
-import { bearer, createTestContext, type TestContext } from './support/context.ts';
+import { bearer, createTestContext, listen, type TestContext } from './support/context.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
 import { freePort, startServerProcess } from './support/server-process.ts';
 
@@ -225,12 +228,36 @@ describe('the server process', () => {
     );
   });
 
+  it('closing the app ends a connection that never sent a request', async () => {
+    const own = await createTestContext();
+    const socket = connect(Number(new URL(await listen(own.app)).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const ended = once(socket, 'close').then(() => 'ended by the server');
+    const closing = own.close();
+    // Left alone, Node's close would wait for the socket's headers timeout (60 s) and more: ten
+    // seconds tell the two apart, and the socket is ended here either way so nothing hangs.
+    const outcome = await Promise.race([ended, delay(10_000, 'still open', { ref: false })]);
+    socket.destroy();
+    await closing;
+    assert.equal(outcome, 'ended by the server');
+    assert.equal(socket.bytesRead, 0, 'it was sent nothing: it asked nothing');
+  });
+
   it('on SIGTERM stops accepting, finishes the request in flight, closes up and exits 0', async () => {
     const metricsPort = await freePort();
     const server = await startServerProcess(ctx.config, { METRICS_PORT: String(metricsPort) });
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     assert.equal(metrics.status, 200);
     assert.match(await metrics.text(), /^process_cpu_user_seconds_total /m);
+
+    // Connections opened and never written to (a browser's or a balancer's preconnect), to the API
+    // and to the metrics port: Node's close leaves them until the headers timeout (60 s), past the
+    // 25 s grace, so the stop would end in exit 1. They are ended with the listeners.
+    const preconnects = [new URL(server.baseUrl).port, metricsPort].map((port) =>
+      connect(Number(port), '127.0.0.1'),
+    );
+    await Promise.all(preconnects.map((socket) => once(socket, 'connect')));
+    const endedByServer = preconnects.map((socket) => once(socket, 'close'));
 
     const inFlight = fetch(`${server.baseUrl}/test/slow?ms=3000`);
     await server.waitForLog((line) => line.msg === 'slow request started');
@@ -250,6 +277,7 @@ describe('the server process', () => {
     assert.deepEqual(await res.json(), { finished: true });
 
     assert.deepEqual(await server.exited, { code: 0, signal: null });
+    await Promise.all(endedByServer);
     // It waited for the request (3 s from its start) rather than exiting at the signal.
     assert.ok(Date.now() - signalled >= 1000, `exited ${Date.now() - signalled} ms after SIGTERM`);
     const messages = server.logs().map((line) => line.msg);
