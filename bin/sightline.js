@@ -20,6 +20,6 @@ const { enableCompileCache } = await import('node:module');
 const compileCache = enableCompileCache();
 if (compileCache.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
-await import('./use-kysely-bundle.js');
+await import('./use-bundles.js');
 
 await import('../src/cli/main.ts');

@@ -1,7 +1,7 @@
 // @ts-check
 // Loaded first by `bin/sightline.js` and, with `node --import`, by the test runner's processes:
-// every `kysely` import after it resolves to the bundle (kysely-bundle.js says why).
-import { kyselyBundle, resolveKyselyTo } from './kysely-bundle.js';
+// every import of Kysely or TypeBox after it resolves to the bundle (bundles.js says why).
+import { packageBundle, resolveBundledTo } from './bundles.js';
 
-const files = await kyselyBundle();
-if (files) resolveKyselyTo(files);
+const files = await packageBundle();
+if (files) resolveBundledTo(files);

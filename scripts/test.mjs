@@ -136,8 +136,8 @@ async function runSuite(label, suiteFiles, env, templatesReady) {
   const run = spawn(
     process.execPath,
     [
-      // The test files load Kysely as `sightline` does (bin/kysely-bundle.js).
-      `--import=${new URL('../bin/use-kysely-bundle.js', import.meta.url)}`,
+      // The test files load Kysely and TypeBox as `sightline` does (bin/bundles.js).
+      `--import=${new URL('../bin/use-bundles.js', import.meta.url)}`,
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',

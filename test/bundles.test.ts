@@ -1,23 +1,26 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { kyselyBundle } from '../bin/kysely-bundle.js';
+import { BUNDLED, packageBundle } from '../bin/bundles.js';
 
-// `sightline` loads Kysely from a bundle it builds once (bin/kysely-bundle.js). The bundle must be
-// Kysely itself: the same exports and the same SQL, whichever entry point a module imports.
+// `sightline` loads Kysely and TypeBox from a bundle it builds once (bin/bundles.js). The bundle
+// must be the packages themselves: the same exports of every entry point, the same SQL, the same
+// schemas and verdicts.
 
-const installed = fileURLToPath(new URL('../node_modules/kysely/', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'sl-kysely-bundle-'));
+const modules = fileURLToPath(new URL('../node_modules/', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'sl-bundles-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 type KyselyModule = typeof import('kysely');
+type TypeBoxModule = typeof import('typebox');
+type TypeBoxSchemaModule = typeof import('typebox/schema');
 
-/** Kysely's own module for an entry (by file, so no hook sends it to a bundle). */
-const original = (file: string) => import(pathToFileURL(join(installed, 'dist', file)).href);
+/** A package's own module for an entry point (by file, so no hook sends it to a bundle). */
+const original = (file: string) => import(pathToFileURL(join(modules, file)).href);
 
 function compiled(k: KyselyModule): { sql: string; parameters: readonly unknown[] } {
   const db = new k.Kysely<{ brands: { id: number; name: string; org_id: number } }>({
@@ -39,46 +42,88 @@ function compiled(k: KyselyModule): { sql: string; parameters: readonly unknown[
   return { sql, parameters };
 }
 
-describe('Kysely bundled for the start (bin/kysely-bundle.js)', () => {
-  it('builds a bundle with every export of Kysely and of kysely/migration, and the same SQL', async () => {
-    const root = join(scratch, 'one');
-    const files = await kyselyBundle(root);
-    assert.ok(files, 'the bundle was built');
-    const main = files.get('kysely');
-    const migration = files.get('kysely/migration');
-    assert.ok(main && migration);
-    assert.ok(fileURLToPath(main).startsWith(root));
+/** A schema built with one copy of TypeBox, and its verdict on values worked out by hand. */
+function verdicts(t: TypeBoxModule, schema: TypeBoxSchemaModule) {
+  const brand = t.Type.Object({
+    id: t.Type.Integer({ minimum: 1 }),
+    name: t.Type.String({ maxLength: 3 }),
+    tags: t.Type.Optional(t.Type.Array(t.Type.String())),
+  });
+  const check = schema.Compile(brand);
+  return {
+    schema: JSON.parse(JSON.stringify(brand)),
+    checks: [
+      { id: 1, name: 'abc' },
+      { id: 0, name: 'abc' },
+      { id: 1, name: 'abcd' },
+      { id: 1, name: 'a', tags: ['x'] },
+      { id: 1.5, name: 'a' },
+      { id: 1, name: 'a', tags: [2] },
+    ].map((value) => check.Check(value)),
+  };
+}
 
-    const bundled: KyselyModule = await import(main);
-    const own: KyselyModule = await original('index.js');
-    assert.deepEqual(Object.keys(bundled).sort(), Object.keys(own).sort());
-    assert.ok(Object.keys(own).length > 100);
+describe('Kysely and TypeBox bundled for the start (bin/bundles.js)', () => {
+  it('builds a bundle with every entry point and export of each package', async () => {
+    const root = join(scratch, 'one');
+    const files = await packageBundle(root);
+    assert.ok(files, 'the bundle was built');
+    assert.deepEqual(
+      [...new Set([...files.keys()].map((specifier) => specifier.split('/')[0]))].sort(),
+      [...BUNDLED].sort(),
+    );
+    assert.ok(files.has('kysely/migration') && files.has('typebox/schema'));
+    for (const [specifier, url] of files) {
+      assert.ok(fileURLToPath(url).startsWith(root), specifier);
+      const [name, ...rest] = specifier.split('/');
+      const exports = JSON.parse(readFileSync(join(modules, name as string, 'package.json'), 'utf8')).exports;
+      const target = exports[rest.length === 0 ? '.' : `./${rest.join('/')}`];
+      const file = typeof target === 'string' ? target : (target.import ?? target.default);
+      const own = await original(join(name as string, file));
+      assert.deepEqual(Object.keys(await import(url)).sort(), Object.keys(own).sort(), specifier);
+    }
+  });
+
+  it('Kysely from the bundle compiles the same SQL', async () => {
+    const files = await packageBundle(join(scratch, 'one'));
+    const bundled: KyselyModule = await import(files?.get('kysely') as string);
+    const own: KyselyModule = await original('kysely/dist/index.js');
     assert.deepEqual(compiled(bundled), compiled(own));
     assert.deepEqual(compiled(bundled), {
       sql: 'select "id", "name" from "brands" where "org_id" = ? and ("name" like ? or "id" in (?, ?)) order by "name" limit ?',
       parameters: [7, 'A%', 1, 2, 25],
     });
+  });
 
-    const bundledMigration = await import(migration);
-    const ownMigration = await original('migration/index.js');
-    assert.deepEqual(Object.keys(bundledMigration).sort(), Object.keys(ownMigration).sort());
-    assert.ok('Migrator' in bundledMigration);
+  it('TypeBox from the bundle builds the same schemas and gives the same verdicts', async () => {
+    const files = await packageBundle(join(scratch, 'one'));
+    const bundled = verdicts(
+      await import(files?.get('typebox') as string),
+      await import(files?.get('typebox/schema') as string),
+    );
+    const own = verdicts(
+      await original('typebox/build/index.mjs'),
+      await original('typebox/build/schema/index.mjs'),
+    );
+    assert.deepEqual(bundled, own);
+    assert.deepEqual(bundled.checks, [true, false, false, true, false, false]);
+    assert.equal(bundled.schema.properties.id.minimum, 1);
   });
 
   it('is built once: a later start finds it and changes nothing', async () => {
     const root = join(scratch, 'again');
-    const first = await kyselyBundle(root);
+    const first = await packageBundle(root);
     assert.ok(first);
     const file = fileURLToPath(first.get('kysely') as string);
     const builtAt = statSync(file).mtimeMs;
-    const second = await kyselyBundle(root);
+    const second = await packageBundle(root);
     assert.deepEqual(second, first);
     assert.equal(statSync(file).mtimeMs, builtAt);
   });
 
   it('processes starting together each get a whole bundle, and nothing is left half-built', async () => {
     const root = join(scratch, 'together');
-    const all = await Promise.all([kyselyBundle(root), kyselyBundle(root), kyselyBundle(root)]);
+    const all = await Promise.all([packageBundle(root), packageBundle(root), packageBundle(root)]);
     for (const files of all) assert.deepEqual(files, all[0]);
     assert.deepEqual(
       readdirSync(root).filter((name) => name.startsWith('.building')),
@@ -91,23 +136,27 @@ describe('Kysely bundled for the start (bin/kysely-bundle.js)', () => {
   it('where no bundle can be kept, answers nothing and throws nothing (Kysely then loads as it is)', async () => {
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
-    assert.equal(await kyselyBundle(join(file, 'cache')), undefined);
+    assert.equal(await packageBundle(join(file, 'cache')), undefined);
   });
 
-  it('`sightline` and the test runner resolve `kysely` to the bundle', () => {
+  it('`sightline` and the test runner resolve Kysely and TypeBox to the bundle', () => {
     const resolved = execFileSync(
       process.execPath,
       [
-        '--import=./bin/use-kysely-bundle.js',
+        '--import=./bin/use-bundles.js',
         '--input-type=module',
         '-e',
-        "console.log(import.meta.resolve('kysely'), import.meta.resolve('kysely/migration'))",
+        "console.log(['kysely', 'kysely/migration', 'typebox', 'typebox/schema'].map((s) => import.meta.resolve(s)).join(' '))",
       ],
       { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' },
     )
       .trim()
       .split(' ');
+    assert.equal(resolved.length, 4);
     for (const url of resolved)
-      assert.match(url, /\/node_modules\/\.cache\/sightline\/kysely-[^/]+\/[a-z/]+\.js$/);
+      assert.match(
+        url,
+        /\/node_modules\/\.cache\/sightline\/kysely-[^/]+_typebox-[^/]+\/(kysely|typebox)\/[a-z/]+\.js$/,
+      );
   });
 });
