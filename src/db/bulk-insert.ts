@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from './connect.ts';
 import { isPostgres } from './migrations/column-types.ts';
-import { copyText } from './postgres/copy-client.ts';
+import { copyText } from './postgres/copy-text.ts';
 import type { Database } from './types.ts';
 
 // Inserting many rows of one table: the import's answers, mentions and citations and the per-run
