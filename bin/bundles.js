@@ -22,6 +22,7 @@ const LAYOUT = 2;
 
 // Names this process's builds apart: several may be under way at once (the tests start three).
 let builds = 0;
+let inFlight = 0;
 
 /**
  * A package's installed directory: Node's lookup, each enclosing node_modules from here up.
@@ -75,18 +76,25 @@ export async function packageBundle(cacheRoot) {
     mkdirSync(root, { recursive: true });
     const building = join(root, `.building-${process.pid}-${++builds}`);
     try {
-      const { build } = await import('esbuild');
-      await build({
-        entryPoints: entries.map((e) => ({ in: e.in, out: e.out })),
-        outdir: building,
-        bundle: true,
-        // Code that several entry points share goes to chunks they all import, so `kysely` and
-        // `kysely/migration` share one copy of each class, as the packages' own modules do.
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        logLevel: 'silent',
-      });
+      const esbuild = await import('esbuild');
+      inFlight++;
+      await esbuild
+        .build({
+          entryPoints: entries.map((e) => ({ in: e.in, out: e.out })),
+          outdir: building,
+          bundle: true,
+          // Code that several entry points share goes to chunks they all import, so `kysely` and
+          // `kysely/migration` share one copy of each class, as the packages' own modules do.
+          splitting: true,
+          format: 'esm',
+          platform: 'node',
+          logLevel: 'silent',
+        })
+        .finally(() => {
+          // esbuild's build service is a process of its own: ended once no build of this process
+          // needs it, not left running beside a service that happened to be the first start.
+          if (--inFlight === 0) return esbuild.stop();
+        });
       renameSync(building, dir);
     } catch (error) {
       rmSync(building, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BUNDLED, packageBundle } from '../bin/bundles.js';
 
@@ -63,6 +64,22 @@ function verdicts(t: TypeBoxModule, schema: TypeBoxSchemaModule) {
   };
 }
 
+/** This process's child processes named esbuild that are still running (not exited). */
+function esbuildChildren(): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(parent) === process.pid && state !== 'Z' && name.includes('esbuild') ? [pid] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
 describe('Kysely and TypeBox bundled for the start (bin/bundles.js)', () => {
   it('builds a bundle with every entry point and export of each package', async () => {
     const root = join(scratch, 'one');
@@ -108,6 +125,19 @@ describe('Kysely and TypeBox bundled for the start (bin/bundles.js)', () => {
     assert.deepEqual(bundled, own);
     assert.deepEqual(bundled.checks, [true, false, false, true, false, false]);
     assert.equal(bundled.schema.properties.id.minimum, 1);
+  });
+
+  it('leaves no build process running once it is built', async () => {
+    assert.ok(await packageBundle(join(scratch, 'no-leftovers')));
+    // esbuild builds in a process of its own; a service that happened to build the bundle at its
+    // start would otherwise keep it for its whole life. It is told to stop when the build ends and
+    // takes a moment to go: a second at most, or it was left running.
+    let running = esbuildChildren();
+    for (let i = 0; i < 20 && running.length > 0; i++) {
+      await delay(50);
+      running = esbuildChildren();
+    }
+    assert.deepEqual(running, []);
   });
 
   it('is built once: a later start finds it and changes nothing', async () => {
