@@ -163,6 +163,14 @@ describe('Kysely and TypeBox bundled for the start (bin/bundles.js)', () => {
       assert.ok(existsSync(fileURLToPath(url)), url);
   });
 
+  it('a bundle damaged by hand is not used (the packages load as they are) and nothing throws', async () => {
+    const root = join(scratch, 'damaged');
+    const files = await packageBundle(root);
+    assert.ok(files);
+    rmSync(fileURLToPath(files.get('kysely') as string));
+    assert.equal(await packageBundle(root), undefined);
+  });
+
   it('where no bundle can be kept, answers nothing and throws nothing (Kysely then loads as it is)', async () => {
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
