@@ -22,6 +22,7 @@ const LAYOUT = 3;
 
 // Names this process's builds apart: several may be under way at once (the tests start three).
 let builds = 0;
+// This process's builds under way: esbuild's service is stopped once none is.
 let inFlight = 0;
 
 // The bundle's own list of its files, written last: a directory without it, or missing one of
@@ -57,7 +58,7 @@ function packageRoot(name) {
 }
 
 /**
- * A package's installed directory, version and public entry points (`kysely`, `kysely/migration`,
+ * A package's name, installed directory, version and public entry points (`kysely`, `kysely/migration`,
  * …), each with the file it is bundled to (`kysely/migration.js`).
  * @param {string} name
  */
@@ -72,7 +73,7 @@ function installed(name) {
     const out = subpath === '.' ? `${name}/index` : specifier;
     return [{ specifier, in: join(root, file), out }];
   });
-  return { version: pkg.version, entries };
+  return { name, root, version: pkg.version, entries };
 }
 
 /**
@@ -86,8 +87,8 @@ function installed(name) {
 export async function packageBundle(cacheRoot) {
   try {
     const packages = BUNDLED.map(installed);
-    const root = cacheRoot ?? join(dirname(packageRoot('kysely')), '.cache', 'sightline');
-    const versions = BUNDLED.map((name, i) => `${name}-${packages[i]?.version}`);
+    const root = cacheRoot ?? join(dirname(packages[0]?.root ?? ''), '.cache', 'sightline');
+    const versions = packages.map((p) => `${p.name}-${p.version}`);
     const dir = join(root, `${versions.join('_')}-${LAYOUT}`);
     const entries = packages.flatMap((p) => p.entries);
     const files = new Map(entries.map((e) => [e.specifier, pathToFileURL(join(dir, `${e.out}.js`)).href]));
