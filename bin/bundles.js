@@ -45,6 +45,26 @@ function whole(dir) {
 }
 
 /**
+ * Removes what builds of processes that have ended left in `root` (a process killed while building:
+ * never used, since only a whole build is renamed into place). Run by a build only, so that a start
+ * that finds its bundle pays nothing for it.
+ * @param {string} root
+ */
+function sweepAbandonedBuilds(root) {
+  for (const name of readdirSync(root)) {
+    const pid = /^\.building-(\d+)-\d+$/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      // EPERM: a process of another user's, still running.
+      if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ESRCH')
+        rmSync(join(root, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
  * A package's installed directory: Node's lookup, each enclosing node_modules from here up.
  * @param {string} name
  */
@@ -98,6 +118,7 @@ export async function packageBundle(cacheRoot) {
     // there, so the packages' own files load until someone removes it.
     if (existsSync(dir)) return undefined;
     mkdirSync(root, { recursive: true });
+    sweepAbandonedBuilds(root);
     const building = join(root, `.building-${process.pid}-${++builds}`);
     try {
       const esbuild = await import('esbuild');

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -161,6 +170,23 @@ describe('Kysely and TypeBox bundled for the start (bin/bundles.js)', () => {
     );
     for (const url of (all[0] as Map<string, string>).values())
       assert.ok(existsSync(fileURLToPath(url)), url);
+  });
+
+  it("a build removes what killed processes' builds left, and leaves running ones' alone", async () => {
+    const root = join(scratch, 'abandoned');
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    after(() => running.kill());
+    const left = [`.building-${ended}-1`, `.building-${ended}-2`];
+    const underWay = `.building-${running.pid}-1`;
+    for (const name of [...left, underWay]) {
+      mkdirSync(join(root, name, 'kysely'), { recursive: true });
+      writeFileSync(join(root, name, 'kysely', 'index.js'), '');
+    }
+    assert.ok(await packageBundle(root));
+    const names = readdirSync(root);
+    for (const name of left) assert.ok(!names.includes(name), name);
+    assert.ok(names.includes(underWay));
   });
 
   it('a bundle damaged by hand is not used (the packages load as they are) and nothing throws', async () => {
