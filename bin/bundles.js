@@ -118,7 +118,11 @@ export async function packageBundle(cacheRoot) {
     // there, so the packages' own files load until someone removes it.
     if (existsSync(dir)) return undefined;
     mkdirSync(root, { recursive: true });
-    sweepAbandonedBuilds(root);
+    try {
+      sweepAbandonedBuilds(root);
+    } catch {
+      // Best effort (a leftover it may not remove): the build does not depend on it.
+    }
     const building = join(root, `.building-${process.pid}-${++builds}`);
     try {
       const esbuild = await import('esbuild');
