@@ -26,8 +26,11 @@ COPY --chown=root:root package.json ./
 COPY --chown=root:root bin ./bin
 COPY --chown=root:root src ./src
 # The code is read-only for the service user; only the embedded database's directory (used when
-# DATABASE_URL is left at its sqlite: default) is writable.
-RUN mkdir -p /app/data && chown node:node /app/data
+# DATABASE_URL is left at its sqlite: default) is writable. `sightline` is on the path for the
+# operator's commands (`docker compose run --rm api sightline …`): `npx sightline` cannot run here,
+# since npx links the package's bin into its cache and makes it executable, which the service user
+# may not do to files it does not own.
+RUN mkdir -p /app/data && chown node:node /app/data && ln -s /app/bin/sightline.js /usr/local/bin/sightline
 USER node
 EXPOSE 8000 9464
 STOPSIGNAL SIGTERM
