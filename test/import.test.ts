@@ -9,7 +9,7 @@ import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
 import type { Db } from '../src/db/connect.ts';
 import { AnswerLineSchema } from '../src/domain/answer-line.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
-import { ImportRaced, ImportRejected, importAnswers } from '../src/ingest/import.ts';
+import { type ImportProgress, ImportRaced, ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { countRows, IMPORT_TABLES, insertOrg, seedImportCatalog } from './support/fixtures.ts';
@@ -410,6 +410,64 @@ describe('answer import', () => {
         ['legacy', 0, 0],
       ],
     );
+  });
+
+  it('reports its phases: the answers it writes, then the runs it refreshes, across organizations', async () => {
+    const globex = await db
+      .selectFrom('organizations')
+      .select('id')
+      .where('slug', '=', 'globex')
+      .executeTakeFirstOrThrow();
+    const brand = await createBrand(db, Number(globex.id), {
+      name: 'Globex',
+      website: 'https://globex.example',
+    });
+    const category = await createCategory(db, brand, { name: 'Sales', externalKey: 'sales' });
+    await createPrompt(db, category, { text: 'Best sales tool?', externalKey: 'sales-tool' });
+    // Two runs of acme's, then one of globex's: four answer lines.
+    const lines = [
+      line({
+        run: 'crm/progress-1',
+        prompt: 'best-crm',
+        capturedAt: '2026-03-01T10:00:00Z',
+        answerText: 'Globex.',
+      }),
+      line({
+        run: 'crm/progress-1',
+        prompt: 'cheap-crm',
+        capturedAt: '2026-03-01T10:01:00Z',
+        answerText: 'Acmeflow.',
+      }),
+      line({
+        run: 'crm/progress-2',
+        prompt: 'best-crm',
+        capturedAt: '2026-03-01T11:00:00Z',
+        answerText: 'Initech.',
+      }),
+      line({
+        organization: 'globex',
+        run: 'sales/progress',
+        prompt: 'sales-tool',
+        capturedAt: '2026-03-01T12:00:00Z',
+        answerText: 'Globex.',
+      }),
+    ];
+    const heard = async () => {
+      const progress: ImportProgress[] = [];
+      await importAnswers(db, lines, { now: NOW, onProgress: (p) => progress.push({ ...p }) });
+      return progress;
+    };
+    // One batch of four answers; then acme's two runs (none done, then both), then globex's one,
+    // counted on from acme's.
+    assert.deepEqual(await heard(), [
+      { phase: 'writing', done: 4, total: 4 },
+      { phase: 'refreshing', done: 0, total: 3 },
+      { phase: 'refreshing', done: 2, total: 3 },
+      { phase: 'refreshing', done: 2, total: 3 },
+      { phase: 'refreshing', done: 3, total: 3 },
+    ]);
+    // Again: nothing to write and no run changed, so nothing to refresh.
+    assert.deepEqual(await heard(), [{ phase: 'writing', done: 0, total: 0 }]);
   });
 
   it('documents its line format as exactly this JSON Schema', () => {

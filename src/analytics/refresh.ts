@@ -96,18 +96,21 @@ async function refreshRunRows(
  * prompts' newest and previous scores (what brand, category and prompt scores read) and the
  * analytics aggregates. The demo writer and the import call it after writing runs, publish and
  * unpublish after changing a run's visibility. Pass many runs at once when you can: they share the
- * work on the day blocks. Call it inside the writer's transaction when there is one.
+ * work on the day blocks. Call it inside the writer's transaction when there is one. `onProgress`
+ * hears how many of the runs are done as they are, the last ones once the day blocks are too.
  */
 export async function refreshRunAggregates(
   db: Db,
   orgId: number,
   runIds: number | readonly number[],
+  onProgress?: (done: number, total: number) => void,
 ): Promise<void> {
   const ids = typeof runIds === 'number' ? [runIds] : [...new Set(runIds)];
   if (ids.length === 0) return;
   const rescored: ScoredPrompt[] = [];
   const days = new Map<number, Set<number>>();
   for (let i = 0; i < ids.length; i += RUNS_PER_LOAD) {
+    onProgress?.(i, ids.length);
     const some = ids.slice(i, i + RUNS_PER_LOAD);
     rescored.push(...(await rescoreRuns(db, orgId, some)));
     await refreshRunRows(db, orgId, some, days);
@@ -115,4 +118,5 @@ export async function refreshRunAggregates(
   await refreshRecentPromptScores(db, orgId, rescored);
   await resumBlocks(db, orgId, days);
   await advanceGenerations(db, orgId, days);
+  onProgress?.(ids.length, ids.length);
 }

@@ -11,7 +11,9 @@ import { type RunPlan, runConflict } from './runs.ts';
 // anything is written. Any problem rejects the input, listing every problem with its line.
 
 export interface ImportProgress {
-  phase: 'checking' | 'writing';
+  /** Checking the lines, then writing the answers, then refreshing the runs' scores and sums. */
+  phase: 'checking' | 'writing' | 'refreshing';
+  /** Answer lines while checking and writing; runs while refreshing. */
   done: number;
   /** Unknown while checking. */
   total: number | null;

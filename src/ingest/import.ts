@@ -142,6 +142,7 @@ export async function importAnswers(
     const candidates = await writer.finish();
 
     const runs: ImportedRun[] = [];
+    const refreshes: { orgId: number; runIds: number[] }[] = [];
     for (const [orgId, orgPlans] of Map.groupBy(plans.values(), (p) => p.orgId)) {
       // Only runs that gained answers or changed state need describing and re-aggregating.
       const changed = orgPlans.filter((p) => (added.get(p) ?? 0) > 0 || p.existing?.status !== p.status);
@@ -162,7 +163,7 @@ export async function importAnswers(
         nowIso,
       );
       const refresh = [...new Set([...changed, ...publish])].map((p) => runIds.get(p) as number);
-      if (refresh.length > 0) await refreshRunAggregates(trx, orgId, refresh);
+      if (refresh.length > 0) refreshes.push({ orgId, runIds: refresh });
       for (const p of orgPlans) {
         runs.push({
           id: runIds.get(p) as number,
@@ -176,6 +177,16 @@ export async function importAnswers(
           answers: added.get(p) ?? 0,
         });
       }
+    }
+    // The refresh is a phase of its own for whoever watches: about a third of an import, a minute
+    // or more for a million answers (docs/performance.md, "What 20,000 answers/s would take").
+    const refreshing = refreshes.reduce((n, r) => n + r.runIds.length, 0);
+    let before = 0;
+    for (const { orgId, runIds: refresh } of refreshes) {
+      await refreshRunAggregates(trx, orgId, refresh, (done) =>
+        options.onProgress?.({ phase: 'refreshing', done: before + done, total: refreshing }),
+      );
+      before += refresh.length;
     }
     return { answers, imported: written, alreadyPresent: present.size, runs, candidates };
   });

@@ -66,7 +66,7 @@ async function progressReporter(path: string): Promise<{ update(p: ImportProgres
   let phase = '';
   return {
     update(p) {
-      const label = p.phase === 'checking' ? 'checking' : 'writing ';
+      const label = p.phase.padEnd(10);
       if (label !== phase) {
         if (phase) bar.stop();
         phase = label;
