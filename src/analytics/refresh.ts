@@ -97,7 +97,8 @@ async function refreshRunRows(
  * analytics aggregates. The demo writer and the import call it after writing runs, publish and
  * unpublish after changing a run's visibility. Pass many runs at once when you can: they share the
  * work on the day blocks. Call it inside the writer's transaction when there is one. `onProgress`
- * hears how many of the runs are done as they are, the last ones once the day blocks are too.
+ * hears how many of the runs have their rows written, reaching all of them once the day blocks are
+ * summed too.
  */
 export async function refreshRunAggregates(
   db: Db,
