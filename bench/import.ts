@@ -2,7 +2,7 @@
 // database and (when reachable) on PostgreSQL. Synthetic answers in the formats engines write —
 // numbered lists with bold leads, tables, prose, with links and citations — go through the real
 // path: importAnswers parses and checks every line, analyses it, writes it in one transaction and
-// refreshes the run aggregates.
+// refreshes the run aggregates. Each database's line gives the time of each of those phases too.
 //
 //   npm run bench:import                       20 000 answers on each database
 //   BENCH_IMPORT_ANSWERS=200000 npm run bench:import
@@ -24,7 +24,7 @@ import { connectDatabases } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/db/organizations.ts';
 import { createAnalyzer } from '../src/domain/analyzer/index.ts';
-import { importAnswers } from '../src/ingest/import.ts';
+import { type ImportProgress, importAnswers } from '../src/ingest/import.ts';
 
 const ANSWERS = Number(process.env.BENCH_IMPORT_ANSWERS ?? 20_000);
 const THREADS = process.env.BENCH_IMPORT_THREADS ? Number(process.env.BENCH_IMPORT_THREADS) : undefined;
@@ -180,12 +180,25 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
     for (const name of COMPETITORS) await addCompetitor(db, brand, category, { name });
     const started = performance.now();
     const cpu = process.cpuUsage();
+    // When each phase began, from the import's own progress: the check, the answers' writing (with
+    // their analysis, then the runs described and published), the runs' refresh.
+    const began = new Map<ImportProgress['phase'], number>([['checking', started]]);
     const summary = await importAnswers(db, () => lines(ANSWERS), {
       organization: 'bench',
       publish: true,
       analysisThreads: THREADS,
+      onProgress: ({ phase }) => {
+        if (!began.has(phase)) began.set(phase, performance.now());
+      },
     });
-    const seconds = (performance.now() - started) / 1000;
+    const ended = performance.now();
+    const seconds = (ended - started) / 1000;
+    const phases = (['checking', 'writing', 'refreshing'] as const).map((phase, i, all) => {
+      const next = all.slice(i + 1).find((later) => began.has(later));
+      const length = (next === undefined ? ended : (began.get(next) as number)) - (began.get(phase) ?? ended);
+      // The last phase runs to the import's end: the commit is in it.
+      return `${phase === 'refreshing' ? 'refreshing and committing' : phase} ${(length / 1000).toFixed(2)} s`;
+    });
     // CPU time of every thread of this process: on a shared machine it moves less than wall time.
     const { user, system } = process.cpuUsage(cpu);
     const cpuSeconds = (user + system) / 1e6;
@@ -193,7 +206,8 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
     process.stdout.write(
       `${label.padEnd(10)} ${summary.imported} answers in ${seconds.toFixed(1)} s: ${Math.round(rate)} answers/s ` +
         `(${summary.runs.length} runs; 1 000 000 answers ≈ ${(1_000_000 / rate / 60).toFixed(1)} min); ` +
-        `${cpuSeconds.toFixed(1)} CPU s in this process (load ${loadavg()[0]?.toFixed(1)})\n`,
+        `${cpuSeconds.toFixed(1)} CPU s in this process (load ${loadavg()[0]?.toFixed(1)})\n` +
+        `${''.padEnd(10)} phases: ${phases.join(', ')}\n`,
     );
     const target = TARGETS[label];
     if (target !== undefined) {

@@ -457,9 +457,10 @@ describe('answer import', () => {
       await importAnswers(db, lines, { now: NOW, onProgress: (p) => progress.push({ ...p }) });
       return progress;
     };
-    // One batch of four answers; then acme's two runs (none done, then both), then globex's one,
-    // counted on from acme's.
+    // The writing starts, one batch of four answers; then acme's two runs (none done, then both),
+    // then globex's one, counted on from acme's.
     assert.deepEqual(await heard(), [
+      { phase: 'writing', done: 0, total: 4 },
       { phase: 'writing', done: 4, total: 4 },
       { phase: 'refreshing', done: 0, total: 3 },
       { phase: 'refreshing', done: 2, total: 3 },

@@ -106,12 +106,14 @@ export async function importAnswers(
       writing = Promise.all([analysis.analyse(current), previous]).then(async ([analyses]) => {
         await writer.write(current, analyses);
         written += current.length;
-        options.onProgress?.({ phase: 'writing', done: written, total });
+        if (current.length > 0) options.onProgress?.({ phase: 'writing', done: written, total });
       });
       // Whoever awaits `writing` next sees its failure; this only keeps it from counting as unhandled.
       writing.catch(() => {});
       await previous;
     };
+    // The check is over: the answers' writing starts (a bar starts at 0, a watch can time the phases).
+    options.onProgress?.({ phase: 'writing', done: 0, total });
     try {
       for await (const { line: lineNo, parsed } of readLines(source)) {
         const resolved =
