@@ -49,6 +49,7 @@ const EMBEDDED_ONLY = new Set([
   'test/budget.test.ts',
   'test/cli-engines.test.ts',
   'test/deltas.test.ts',
+  'test/docs-commands.test.ts',
   'test/docs-paths.test.ts',
   'test/engines.test.ts',
   'test/entities.test.ts',
