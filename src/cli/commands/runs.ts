@@ -66,6 +66,8 @@ async function progressReporter(path: string): Promise<{ update(p: ImportProgres
   let phase = '';
   return {
     update(p) {
+      // Nothing to write (every answer already stored): no bar, whose time left would read "NULL".
+      if (p.total === 0) return;
       const label = p.phase.padEnd(10);
       if (label !== phase) {
         if (phase) bar.stop();
