@@ -73,7 +73,7 @@ async function writing(): Promise<boolean> {
   // A transaction open for longer than any single statement of the check takes.
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
     where datname = current_database() and pid <> pg_backend_pid()
-      and xact_start < now() - interval '300 milliseconds'`.execute(ctx.dbs.primary);
+      and xact_start < now() - interval '150 milliseconds'`.execute(ctx.dbs.primary);
   return (rows[0]?.n ?? 0) > 0;
 }
 
@@ -113,9 +113,11 @@ it('a killed import leaves nothing, and importing again writes every answer once
     assert.ok(Date.now() < deadline, 'the import was never seen writing');
     await sleep(10);
   }
-  // Some batches in: what a transaction per batch would already have committed.
-  await sleep(300);
-  assert.ok(await writing(), 'the import was no longer writing 300 ms later');
+  // Some batches in (one every ~60 ms on the fastest machines seen): what a transaction per batch
+  // would already have committed. Short enough that the import, ~0.5 s of writing there, is still
+  // at it.
+  await sleep(200);
+  assert.ok(await writing(), 'the import was no longer writing 200 ms later');
   child.kill('SIGKILL');
   const [code, signal] = await exited;
   assert.deepEqual([code, signal], [null, 'SIGKILL'], output);
