@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
+import { registerGroups } from '../src/cli/groups.ts';
 
 // Every `npx sightline …` a doc shows must run as written: the command it names exists, and every
 // option it gives is one of that command's. (What each command does with them is the CLI suites'.)
@@ -42,15 +43,7 @@ let program: Command;
 
 before(async () => {
   program = new Command('sightline').version('0', '-V, --version');
-  const commands = join(root, 'src/cli/commands');
-  // `recommendations draft` joins the group the other `recommendations` commands make (as in main.ts).
-  const files = readdirSync(commands).sort(
-    (a, b) => Number(a.includes('drafts')) - Number(b.includes('drafts')),
-  );
-  for (const file of files) {
-    const group = await import(join(commands, file));
-    group.register?.(program);
-  }
+  await registerGroups(program);
 });
 
 /** What is wrong with a shown command, if anything. */
