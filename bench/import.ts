@@ -193,10 +193,11 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
     });
     const ended = performance.now();
     const seconds = (ended - started) / 1000;
-    const phases = (['checking', 'writing', 'refreshing'] as const).map((phase, i, all) => {
-      const next = all.slice(i + 1).find((later) => began.has(later));
-      const length = (next === undefined ? ended : (began.get(next) as number)) - (began.get(phase) ?? ended);
-      // The last phase runs to the import's end: the commit is in it.
+    // Each phase lasts until the next one begins (the map keeps them in that order); the last one
+    // until the import's end, the commit included.
+    const marks = [...began.values(), ended];
+    const phases = [...began.keys()].map((phase, i) => {
+      const length = (marks[i + 1] as number) - (marks[i] as number);
       return `${phase === 'refreshing' ? 'refreshing and committing' : phase} ${(length / 1000).toFixed(2)} s`;
     });
     // CPU time of every thread of this process: on a shared machine it moves less than wall time.
