@@ -125,6 +125,30 @@ describe('answer import', () => {
     assert.deepEqual(await counts(db), EMPTY);
   });
 
+  it('refuses a lone surrogate in any text of a line, which no database stores as written', async () => {
+    // JSON's escapes make them: a run key "\ud800" was stored as U+FFFD and its answers, naming
+    // "\ud800", found no run (a NOT NULL failure from the database instead of a line's error).
+    const lines = [
+      '{"organization":"acme","prompt":"best-crm","run":"\\ud800","model":"chatgpt","capturedAt":"2026-03-01T09:00:00Z","answerText":"Acmeflow leads."}',
+      '{"organization":"acme","prompt":"cheap-crm","run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:01:00Z","answerText":"Globex \\udc00 leads.","citations":["https://example.com/\\ud83d"]}',
+      '{"organization":"acme","prompt":"cheap-crm","run":"r1","model":"gemini","capturedAt":"2026-03-01T09:02:00Z","answerText":"A pair is whole: \\ud83d\\ude00."}',
+    ];
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => `${e.line}: ${e.message}`),
+      [
+        '1: "run" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+        '2: "answerText" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+        '2: "citations" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+      ],
+    );
+    assert.deepEqual(await counts(db), EMPTY);
+  });
+
   it('refuses repeated answers and answers of another organization', async () => {
     const error = await importAnswers(
       db,

@@ -199,11 +199,15 @@ export function normalizeAnswerLine(value: unknown, now: Date): { line: AnswerLi
   const raw = value as RawLine;
   const errors: string[] = [];
   // PostgreSQL's text cannot hold U+0000 and SQLite's can: refused on both, so a file imports
-  // the same way on either database (and names the field, not a database error).
+  // the same way on either database (and names the field, not a database error). A lone surrogate
+  // (JSON's "\ud800" escapes one) has no UTF-8 form: either database would store U+FFFD in its
+  // place, and a run key stored so no longer matches the key its answers name.
   for (const [name, field] of Object.entries(raw)) {
-    const texts = Array.isArray(field) ? field : [field];
-    if (texts.some((text) => typeof text === 'string' && text.includes('\u0000')))
+    const texts = (Array.isArray(field) ? field : [field]).filter((text) => typeof text === 'string');
+    if (texts.some((text) => text.includes('\u0000')))
       errors.push(`"${name}" must not contain the NUL character (\\u0000)`);
+    if (texts.some((text) => !text.isWellFormed()))
+      errors.push(`"${name}" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)`);
   }
   const captured = Date.parse(raw.capturedAt);
   if (Number.isNaN(captured)) errors.push(`"capturedAt" ${FIELD_RULES.capturedAt}`);
