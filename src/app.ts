@@ -193,6 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const unused = unusedConnections(app.server);
   app.addHook('preClose', async () => unused.close());
   app.addHook('onClose', async () => {
+    await analyticsCache?.settled();
     await lastUse.close();
     await rateLimit.close();
     if (!options.databases) await dbs.close();

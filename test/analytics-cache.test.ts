@@ -312,6 +312,7 @@ describe('analytics cache', () => {
     const all = valid(parseHistory({ since: 'all' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
     await loadWindow(ctx.dbs.read, scope, window, use);
     await scoreHistory(ctx.dbs.read, orgId, { brandId: f.brandId }, all, use);
+    await use.cache.settled();
     // Another organization's import, and a key's last use: commits, none of this brand's data.
     const initech = await insertOrg(ctx.dbs.primary, 'initech');
     const other = await BrandFixture.insert(ctx.dbs.primary, initech, { name: 'Initech' });
@@ -340,8 +341,12 @@ describe('analytics cache', () => {
     const brandScope = { orgId, brandId: f.brandId };
     const categoryScope = { ...brandScope, categoryId: categoryA };
     const window = valid(parseRange({ range: '90d' }, new Date(NOW + 5 * MINUTE), 'UTC'));
-    const load = (scope: typeof brandScope, cache?: typeof use) =>
-      loadWindow(ctx.dbs.read, scope, window, cache);
+    // Each load's stamps read again before the next commit, so that what it kept is known.
+    const load = async (scope: typeof brandScope, cache?: typeof use) => {
+      const data = await loadWindow(ctx.dbs.read, scope, window, cache);
+      await cache?.cache.settled();
+      return data;
+    };
     const first = await load(brandScope, use);
     await load(categoryScope, use);
 
@@ -419,8 +424,13 @@ describe('analytics cache', () => {
     const scope = { brandId: f.brandId };
     const at = valid(parseHistory({ since: 'all' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
     const days30 = valid(parseHistory({ range: '30d' }, new Date(NOW + 5 * MINUTE), 'UTC')).window;
-    const histories = () =>
-      Promise.all([at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window, use)));
+    const histories = async () => {
+      const both = await Promise.all(
+        [at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window, use)),
+      );
+      await use.cache.settled();
+      return both;
+    };
     const fresh = () =>
       Promise.all([at, days30].map((window) => scoreHistory(ctx.dbs.read, orgId, scope, window)));
     const first = await histories();
@@ -501,6 +511,7 @@ describe('analytics cache', () => {
       answers: [{ prompt: p1, mentioned: true, rank: 1 }],
     });
     const first = await loadWindow(ctx.dbs.read, scope, window, use);
+    await use.cache.settled();
     await f.run({
       category: categoryB,
       finishedAt: iso(NOW - HOUR),
@@ -587,5 +598,33 @@ describe('analytics cache: keeping a value read under a stamp', () => {
   it('reads the stamp again where the data version cannot be read in process (PostgreSQL)', async () => {
     assert.deepEqual(await keptTwice(undefined, true), { values: [1, 1], loads: 1, stampReads: 1 });
     assert.deepEqual(await keptTwice(undefined, false), { values: [1, 2], loads: 2, stampReads: 2 });
+  });
+
+  it('answers before the stamp is read again; a lookup of the same key meanwhile waits for that read', async () => {
+    const use = { cache: new AnalyticsCache(1024 * 1024), version: '7' };
+    const stampRead = Promise.withResolvers<boolean>();
+    let loads = 0;
+    const ask = () =>
+      kept(
+        use,
+        'scope side',
+        async () => ++loads,
+        () => 1,
+        () => stampRead.promise,
+      );
+    assert.equal(await ask(), 1, 'answered while the stamp is still being read');
+    const second = ask();
+    const other = kept(
+      use,
+      'another side',
+      async () => 'other',
+      () => 1,
+    );
+    assert.equal(await other, 'other', 'another key does not wait');
+    stampRead.resolve(true);
+    assert.equal(await second, 1);
+    assert.equal(loads, 1, 'the second lookup found the value kept once the stamp held');
+    await use.cache.settled();
+    assert.equal(use.cache.checking.size, 0, 'nothing left under way');
   });
 });

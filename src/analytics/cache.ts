@@ -18,8 +18,16 @@ interface Entry {
 }
 
 export class AnalyticsCache extends VersionedCache<Entry> {
+  /** Values read under a stamp whose stamp is being read again, by key (see `kept`). */
+  readonly checking = new Map<string, Promise<void>>();
+
   constructor(maxBytes: number) {
     super(maxBytes, (entry) => entry.rows * BYTES_PER_ROW);
+  }
+
+  /** Once every check under way has ended: before the databases close. */
+  async settled(): Promise<void> {
+    await Promise.all(this.checking.values());
   }
 }
 
@@ -38,7 +46,10 @@ export interface CacheUse {
  * `unchanged` still holds once it is loaded, so that a value read across a change of what the key
  * names is not kept under the name it had before. When the data version has not moved since
  * `use.version` was read, nothing was committed while the value was read, so it holds without
- * asking the database.
+ * asking the database. Otherwise (always on PostgreSQL) the stamp is read again after the value is
+ * returned: whether it is kept does not change this answer, and the request need not wait one more
+ * statement for it. A lookup of the same key meanwhile waits for that check, so that it finds the
+ * value if it is kept.
  */
 export async function kept<T>(
   use: CacheUse | undefined,
@@ -48,10 +59,27 @@ export async function kept<T>(
   unchanged?: () => Promise<boolean>,
 ): Promise<T> {
   if (!use) return load();
-  const ticket = use.cache.lookup(use.version, key, unchanged !== undefined);
+  const { cache } = use;
+  const checked = cache.checking.get(key);
+  if (checked) await checked;
+  const ticket = cache.lookup(use.version, key, unchanged !== undefined);
   if (ticket.hit) return ticket.hit.value as T;
   const value = await load();
-  const holds = !unchanged || use.versionNow?.() === use.version || (await unchanged());
-  if (holds) use.cache.store(ticket, { value, rows: rows(value) });
+  const store = () => cache.store(ticket, { value, rows: rows(value) });
+  if (!unchanged || use.versionNow?.() === use.version) {
+    store();
+    return value;
+  }
+  // A failed check (the database gone, the request's budget spent) keeps nothing; the answer is
+  // already on its way.
+  const check: Promise<void> = unchanged()
+    .then((holds) => {
+      if (holds) store();
+    })
+    .catch(() => {})
+    .finally(() => {
+      if (cache.checking.get(key) === check) cache.checking.delete(key);
+    });
+  cache.checking.set(key, check);
   return value;
 }
