@@ -149,6 +149,30 @@ describe('answer import', () => {
     assert.deepEqual(await counts(db), EMPTY);
   });
 
+  it('refuses ids past 2^53 − 1 by field name, on both databases alike', async () => {
+    // 7.87e182 is a whole number to JSON and to JavaScript; PostgreSQL refused it as a bigint, an
+    // error of the database's instead of the line's. 2^53 − 1 itself is an id, just not this one.
+    const lines = [
+      '{"organization":7.869039180973329e+182,"prompt":"best-crm","run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:00:00Z","answerText":"Acmeflow."}',
+      '{"organization":"acme","prompt":100000000000000000000,"run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:01:00Z","answerText":"Acmeflow."}',
+      '{"organization":9007199254740991,"prompt":"best-crm","run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:02:00Z","answerText":"Acmeflow."}',
+    ];
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => `${e.line}: ${e.message}`),
+      [
+        '1: "organization" must be the organization slug (e.g. "acme") or its id (a whole number from 1 to 2^53 − 1)',
+        '2: "prompt" must be a prompt id (a whole number from 1 to 2^53 − 1) or the prompt\'s external key (string)',
+        '3: organization 9007199254740991 does not exist',
+      ],
+    );
+    assert.deepEqual(await counts(db), EMPTY);
+  });
+
   it('refuses repeated answers and answers of another organization', async () => {
     const error = await importAnswers(
       db,

@@ -11,8 +11,12 @@ export const RUN_STATUSES = ['completed', 'running', 'failed', 'cancelled'] as c
 export const METHODOLOGIES = ['sample_v1', 'legacy'] as const;
 export const OUTCOMES = ['ok', 'error', 'empty', 'no_result'] as const;
 
+// An id past 2^53 has no exact JavaScript number, and one past PostgreSQL's bigint is an error of
+// the database's rather than a line's.
+const Id = () => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
 const Ref = (what: string) =>
-  Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 128 })], {
+  Type.Union([Id(), Type.String({ minLength: 1, maxLength: 128 })], {
     description: `The ${what}: its Sightline id (a number) or its external key (a string).`,
   });
 
@@ -21,13 +25,10 @@ const literals = (values: readonly string[], description: string, fallback: stri
 
 export const AnswerLineSchema = Type.Object(
   {
-    organization: Type.Union(
-      [Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$' })],
-      {
-        description:
-          'The organization: its slug (e.g. "acme") or id. May be left out when the import is given --org.',
-      },
-    ),
+    organization: Type.Union([Id(), Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$' })], {
+      description:
+        'The organization: its slug (e.g. "acme") or id. May be left out when the import is given --org.',
+    }),
     brand: Type.Optional(Ref("brand (optional; when given it must be the prompt's brand)")),
     category: Type.Optional(Ref("category (optional; when given it must be the prompt's category)")),
     prompt: Ref('prompt that was asked'),
@@ -152,10 +153,11 @@ const validator = Compile(AnswerLineSchema);
 
 // What to say about a field whose value the schema refuses: the rule, in the reader's terms.
 const FIELD_RULES: Record<string, string> = {
-  organization: 'must be the organization slug (e.g. "acme") or its numeric id',
-  brand: "must be a brand id (number) or the brand's external key (string)",
-  category: "must be a category id (number) or the category's external key (string)",
-  prompt: "must be a prompt id (number) or the prompt's external key (string)",
+  organization: 'must be the organization slug (e.g. "acme") or its id (a whole number from 1 to 2^53 − 1)',
+  brand: "must be a brand id (a whole number from 1 to 2^53 − 1) or the brand's external key (string)",
+  category:
+    "must be a category id (a whole number from 1 to 2^53 − 1) or the category's external key (string)",
+  prompt: "must be a prompt id (a whole number from 1 to 2^53 − 1) or the prompt's external key (string)",
   run: 'must be a non-empty run id of at most 128 characters without leading or trailing spaces',
   runStatus: `must be one of ${RUN_STATUSES.join(', ')}`,
   methodology: `must be one of ${METHODOLOGIES.join(', ')}`,
