@@ -116,17 +116,21 @@ async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
 }
 
 /**
- * Vendor text without its NUL characters: PostgreSQL's text cannot hold them, and they carry
- * nothing a reader sees. Kept, a NUL would fail the ask's store at every attempt.
+ * Vendor text as a database can store it: without NUL characters (PostgreSQL's text cannot hold
+ * them, and they carry nothing a reader sees) and with each lone surrogate made U+FFFD (it has no
+ * UTF-8 form; either database would store U+FFFD in its place). The answer line refuses both, so
+ * left in they would turn a paid-for answer into an error.
  */
-const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+const storable = (text: string, maxLength?: number) =>
+  // Cut before the surrogates are mended: a cut through a pair leaves a lone one.
+  text.replaceAll('\u0000', '').slice(0, maxLength).toWellFormed();
 
 /** The answer line of a result whose outcome and text are as given. */
 function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt: string) {
   const citations =
     outcome === 'ok'
       ? result.sources
-          .map((s) => s.url)
+          .map((s) => storable(s.url))
           .filter((url) => url.length <= 2048 && sourceOf(url) !== null)
           .slice(0, MAX_CITATIONS)
       : [];
@@ -142,9 +146,7 @@ function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt
       surface: 'api',
       outcome,
       capturedAt,
-      // The answer line refuses a NUL (PostgreSQL's text cannot hold it).
-      answerText:
-        outcome === 'empty' || outcome === 'error' ? null : withoutNul(result.text).slice(0, MAX_TEXT),
+      answerText: outcome === 'empty' || outcome === 'error' ? null : storable(result.text, MAX_TEXT),
       citations,
     },
     new Date(capturedAt),
@@ -172,7 +174,7 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
   const facts: AskFacts = {
     outcome,
     finishedAt: at,
-    vendorModel: result.vendorModel === null ? null : withoutNul(result.vendorModel),
+    vendorModel: result.vendorModel === null ? null : storable(result.vendorModel),
     latencyMs: result.latencyMs,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,
