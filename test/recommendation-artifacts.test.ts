@@ -348,6 +348,18 @@ describe('a vendor engine (Claude, through its SDK)', () => {
     assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1);
   });
 
+  it('drops a NUL and mends a lone surrogate in the draft and its model name, as either database stores them', async () => {
+    claudeFake.script({ kind: 'answer', text: `${ANSWER}\u0000\ud800`, model: 'claude-sonnet-5-5\u0000' });
+    const r = await rec(acme, 25, 'content_gap', GAP);
+    const [outcome] = await draftArtifacts(db, r, claude, AT);
+    assert.equal(outcome?.generatedByModel, 'claude-sonnet-5-5');
+    const [row] = await artifactsOf(25);
+    assert.equal(
+      row?.body,
+      `${ANSWER}\ufffd\n\n## Sources the engine drew on\n- ${PAGES[0].title}: ${PAGES[0].url}\n- ${PAGES[1].title}: ${PAGES[1].url}`,
+    );
+  });
+
   it('a failed first draft leaves the template, saying the engine failed', async () => {
     claudeFake.script({ kind: 'status', status: 401 });
     const r = await rec(acme, 21, 'content_gap', GAP);

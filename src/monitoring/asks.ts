@@ -25,6 +25,7 @@ import { inTransaction } from '../db/transaction.ts';
 import { sourceOf } from '../domain/analyzer/index.ts';
 import { normalizeAnswerLine, type Outcome } from '../domain/answer-line.ts';
 import { budgetMonth } from '../domain/schedule.ts';
+import { storableText } from '../domain/storable-text.ts';
 import { Lookups } from '../ingest/lookups.ts';
 import { setRunPublished } from '../ingest/runs.ts';
 import { AnswerWriter } from '../ingest/writer.ts';
@@ -116,21 +117,15 @@ async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
 }
 
 /**
- * Vendor text as a database can store it: without NUL characters (PostgreSQL's text cannot hold
- * them, and they carry nothing a reader sees) and with each lone surrogate made U+FFFD (it has no
- * UTF-8 form; either database would store U+FFFD in its place). The answer line refuses both, so
- * left in they would turn a paid-for answer into an error.
+ * The answer line of a result whose outcome and text are as given. The vendor's text is made
+ * storable first: the answer line refuses a NUL and a lone surrogate (docs/ingest.md), which would
+ * turn a paid-for answer into an error.
  */
-const storable = (text: string, maxLength?: number) =>
-  // Cut before the surrogates are mended: a cut through a pair leaves a lone one.
-  text.replaceAll('\u0000', '').slice(0, maxLength).toWellFormed();
-
-/** The answer line of a result whose outcome and text are as given. */
 function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt: string) {
   const citations =
     outcome === 'ok'
       ? result.sources
-          .map((s) => storable(s.url))
+          .map((s) => storableText(s.url))
           .filter((url) => url.length <= 2048 && sourceOf(url) !== null)
           .slice(0, MAX_CITATIONS)
       : [];
@@ -146,7 +141,7 @@ function lineOf(ask: PlannedAsk, result: AskResult, outcome: Outcome, capturedAt
       surface: 'api',
       outcome,
       capturedAt,
-      answerText: outcome === 'empty' || outcome === 'error' ? null : storable(result.text, MAX_TEXT),
+      answerText: outcome === 'empty' || outcome === 'error' ? null : storableText(result.text, MAX_TEXT),
       citations,
     },
     new Date(capturedAt),
@@ -174,7 +169,8 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
   const facts: AskFacts = {
     outcome,
     finishedAt: at,
-    vendorModel: result.vendorModel === null ? null : storable(result.vendorModel),
+    // Kept with a NUL, the model name failed the store at every attempt.
+    vendorModel: result.vendorModel === null ? null : storableText(result.vendorModel),
     latencyMs: result.latencyMs,
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,

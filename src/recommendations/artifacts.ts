@@ -27,6 +27,7 @@ import {
 } from '../domain/artifact-drafts.ts';
 import { InvalidInput } from '../domain/catalog.ts';
 import { budgetMonth } from '../domain/schedule.ts';
+import { storableText } from '../domain/storable-text.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
 import type { AskResult, Engine, EngineName } from '../monitoring/engines/index.ts';
 import type { Generation } from './generate.ts';
@@ -151,7 +152,12 @@ async function askEngine(
     `${engine.name} asked to draft a ${inputs.artifactType}: ${result.outcome}`,
   );
   if (failure !== undefined) return { failure };
-  return { body: engineBody(inputs, result), model: result.vendorModel ?? `${engine.name}:${engine.model}` };
+  // A NUL from the vendor failed the write on PostgreSQL, and the draft was asked for, and paid
+  // for, again at every regeneration.
+  return {
+    body: storableText(engineBody(inputs, result)),
+    model: storableText(result.vendorModel ?? `${engine.name}:${engine.model}`),
+  };
 }
 
 function templateDraft(inputs: Inputs, notice: string, at: string): DraftWrite {

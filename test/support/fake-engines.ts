@@ -84,6 +84,8 @@ interface VendorSpec {
   /** What is wrong with the request, if anything. */
   problem(exchange: Exchange, model: string): string | undefined;
   reply(kind: 'answer' | 'empty' | 'refusal' | 'pause', exchange: Exchange, model: string): unknown;
+  /** An answer's reply with a scripted text, where the reply does not hold ANSWER whole. */
+  answerWith?(reply: Record<string, unknown>, text: string): unknown;
   error(status: number, message: string): unknown;
 }
 
@@ -275,6 +277,16 @@ const anthropicMessages: VendorSpec = {
         service_tier: 'standard',
       },
     };
+  },
+  // The answer is cut into blocks around its citations: the scripted text is one block citing the
+  // same two pages, in the same order.
+  answerWith(reply, text) {
+    const others = (reply.content as unknown[]).filter((block) => !claudeAnswer.includes(block as never));
+    const cited = [
+      cite(PAGES[0], 'HubSpot offers a free CRM…'),
+      cite(PAGES[1], 'Pipedrive’s pipeline view…'),
+    ];
+    return { ...reply, content: [...others, { type: 'text', text, citations: cited }] };
   },
   error: (status, message) => ({
     type: 'error',
@@ -577,10 +589,13 @@ export async function startFakeVendor(
         if (behaviour.model !== undefined)
           reply['modelVersion' in reply ? 'modelVersion' : 'model'] = behaviour.model;
         if (behaviour.text === undefined) return send(res, 200, reply);
+        if (spec.answerWith) return send(res, 200, spec.answerWith(reply, behaviour.text));
         // Replaced inside the reply's JSON, where the text is escaped as it is here.
         const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
-        const replaced = JSON.stringify(reply).replace(escaped(ANSWER), escaped(behaviour.text));
-        return send(res, 200, JSON.parse(replaced));
+        const json = JSON.stringify(reply);
+        // Else the script would be ignored without a word, and its test would test nothing.
+        if (!json.includes(escaped(ANSWER))) throw new Error('this fake vendor cannot script an answer text');
+        return send(res, 200, JSON.parse(json.replace(escaped(ANSWER), escaped(behaviour.text))));
       }
     }
   });
