@@ -173,6 +173,32 @@ describe('answer import', () => {
     assert.deepEqual(await counts(db), EMPTY);
   });
 
+  it('refuses an answer captured before 1970, where the analytics count no days', async () => {
+    // Year 0 is a date to JavaScript and none to PostgreSQL, whose error failed the import.
+    const lines = ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:00:00Z'].map(
+      (capturedAt, i) =>
+        line({
+          prompt: 'best-crm',
+          model: ['chatgpt', 'gemini', 'claude'][i],
+          capturedAt,
+          answerText: 'Acmeflow.',
+        }),
+    );
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(
+      error.errors.map((e) => `${e.line}: ${e.message}`),
+      [
+        '1: "capturedAt" 0000-01-01T00:00:00Z is before 1970-01-01T00:00:00Z',
+        '2: "capturedAt" 1969-12-31T23:59:59Z is before 1970-01-01T00:00:00Z',
+      ],
+    );
+    assert.deepEqual(await counts(db), EMPTY);
+  });
+
   it('refuses repeated answers and answers of another organization', async () => {
     const error = await importAnswers(
       db,

@@ -215,6 +215,8 @@ export function normalizeAnswerLine(value: unknown, now: Date): { line: AnswerLi
   if (Number.isNaN(captured)) errors.push(`"capturedAt" ${FIELD_RULES.capturedAt}`);
   else if (captured > now.getTime() + 5 * 60_000)
     errors.push(`"capturedAt" ${raw.capturedAt} is in the future`);
+  // The analytics number days from 1970-01-01 (domain/blocks.ts), and PostgreSQL has no year 0.
+  else if (captured < 0) errors.push(`"capturedAt" ${raw.capturedAt} is before 1970-01-01T00:00:00Z`);
   // The schema admitted only the listed values.
   const outcome = (raw.outcome ?? 'ok') as Outcome;
   const methodology = (raw.methodology ?? 'sample_v1') as Methodology;
