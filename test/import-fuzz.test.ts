@@ -37,53 +37,62 @@ after(() => ctx?.close());
 
 // ---- what is imported --------------------------------------------------------------------------
 
+/** Values any field may meet: wrong types, edges of the rules, hostile and odd text. */
+const HOSTILE_VALUES: readonly unknown[] = [
+  null,
+  '',
+  ' ',
+  0,
+  -1,
+  1.5,
+  1e308,
+  10_001,
+  true,
+  [],
+  {},
+  { $ne: 1 },
+  '\u0000',
+  '\ud800',
+  'x'.repeat(3000),
+  '1',
+  '1e3',
+  ' 1',
+  'NaN',
+  '2026-02-30T00:00:00Z',
+  '2026-03-01T24:00:00Z',
+  '2026-03-01T23:59:60Z',
+  '2026-03-01T09:00:00',
+  '2026-03-01',
+  '+275760-09-13T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '2026-03-01T09:00:00.123456789Z',
+  '2026-03-01T09:00:00+14:00',
+  'javascript:alert(1)',
+  'http://',
+  'https://[::1]/x',
+  'https://localhost/x',
+  'https://例え.jp/パス',
+  'https://user:pass@example.com/?q=%ZZ',
+  'HTTPS://EXAMPLE.COM',
+  "'; drop table responses; --",
+  '<script>alert(1)</script>',
+  'ünïcødé 🚀',
+  'acme',
+  'globex',
+  'legacy',
+  'running',
+  'error',
+  9007199254740991,
+  9007199254740992,
+  7.869039180973329e182,
+  '\udc00',
+  'r1\ud83d',
+  '1969-12-31T23:59:59Z',
+];
+
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(
-    null,
-    '',
-    ' ',
-    0,
-    -1,
-    1.5,
-    1e308,
-    10_001,
-    true,
-    [],
-    {},
-    { $ne: 1 },
-    '\u0000',
-    '\ud800',
-    'x'.repeat(3000),
-    '1',
-    '1e3',
-    ' 1',
-    'NaN',
-    '2026-02-30T00:00:00Z',
-    '2026-03-01T24:00:00Z',
-    '2026-03-01T23:59:60Z',
-    '2026-03-01T09:00:00',
-    '2026-03-01',
-    '+275760-09-13T00:00:00Z',
-    '0000-01-01T00:00:00Z',
-    '9999-12-31T23:59:59Z',
-    '2026-03-01T09:00:00.123456789Z',
-    '2026-03-01T09:00:00+14:00',
-    'javascript:alert(1)',
-    'http://',
-    'https://[::1]/x',
-    'https://localhost/x',
-    'https://例え.jp/パス',
-    'https://user:pass@example.com/?q=%ZZ',
-    'HTTPS://EXAMPLE.COM',
-    "'; drop table responses; --",
-    '<script>alert(1)</script>',
-    'ünïcødé 🚀',
-    'acme',
-    'globex',
-    'legacy',
-    'running',
-    'error',
-  ),
+  fc.constantFrom(...HOSTILE_VALUES),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.integer(),
@@ -214,46 +223,90 @@ const answerFile: fc.Arbitrary<string[]> = fc
 
 // ---- what is checked ---------------------------------------------------------------------------
 
+type Outcome = 'imported' | 'refused';
+
+/**
+ * Imports a file: either it goes in, and importing it again adds nothing, or it is refused with
+ * ImportRejected, each problem on one line of the file, and nothing changed. Anything else fails.
+ */
+async function importedOrRefused(db: Db, lines: string[]): Promise<Outcome> {
+  const what = lines.map((l) => l.slice(0, 200)).join('\n');
+  const before = await counts(db);
+  const outcome = await importAnswers(db, lines, { now: NOW, analysisThreads: 0 }).then(
+    (summary) => ({ summary }),
+    (error: unknown) => ({ error }),
+  );
+  if ('error' in outcome) {
+    const { error } = outcome;
+    assert.ok(error instanceof ImportRejected, `${what}\n→ ${(error as Error)?.stack ?? String(error)}`);
+    assert.ok(error.errors.length > 0, what);
+    for (const problem of error.errors) {
+      assert.ok(Number.isInteger(problem.line) && problem.line >= 0 && problem.line <= lines.length, what);
+      assert.match(problem.message, /^[^\n]+$/, what);
+    }
+    assert.deepEqual(await counts(db), before, `a refused file changed the database:\n${what}`);
+    return 'refused';
+  }
+  const { summary } = outcome;
+  assert.equal(summary.answers, lines.filter((l) => l.trim() !== '').length, what);
+  assert.equal(summary.imported + summary.alreadyPresent, summary.answers, what);
+  const stored = await counts(db);
+  const again = await importAnswers(db, lines, { now: NOW, analysisThreads: 0 });
+  assert.equal(again.imported, 0, what);
+  assert.equal(again.alreadyPresent, summary.answers, what);
+  assert.deepEqual(await counts(db), stored, `importing the file again changed the database:\n${what}`);
+  return 'imported';
+}
+
 it(`${RUNS} hostile answer files: imported once and idempotent, or refused line by line with nothing changed`, async (t) => {
   t.diagnostic(`fast-check seed ${SEED} (IMPORT_FUZZ_SEED=${SEED} to replay), ${RUNS} runs`);
-  const db = ctx.dbs.primary;
   const outcomes = { imported: 0, refused: 0 };
   await fc.assert(
     fc.asyncProperty(answerFile, async (lines) => {
-      const what = lines.map((l) => l.slice(0, 200)).join('\n');
-      const before = await counts(db);
-      const outcome = await importAnswers(db, lines, { now: NOW, analysisThreads: 0 }).then(
-        (summary) => ({ summary }),
-        (error: unknown) => ({ error }),
-      );
-      if ('error' in outcome) {
-        const { error } = outcome;
-        assert.ok(error instanceof ImportRejected, `${what}\n→ ${(error as Error)?.stack ?? String(error)}`);
-        assert.ok(error.errors.length > 0, what);
-        for (const problem of error.errors) {
-          assert.ok(
-            Number.isInteger(problem.line) && problem.line >= 0 && problem.line <= lines.length,
-            what,
-          );
-          assert.match(problem.message, /^[^\n]+$/, what);
-        }
-        assert.deepEqual(await counts(db), before, `a refused file changed the database:\n${what}`);
-        outcomes.refused++;
-        return;
-      }
-      const { summary } = outcome;
-      assert.equal(summary.answers, lines.filter((l) => l.trim() !== '').length, what);
-      assert.equal(summary.imported + summary.alreadyPresent, summary.answers, what);
-      const stored = await counts(db);
-      const again = await importAnswers(db, lines, { now: NOW, analysisThreads: 0 });
-      assert.equal(again.imported, 0, what);
-      assert.equal(again.alreadyPresent, summary.answers, what);
-      assert.deepEqual(await counts(db), stored, `importing the file again changed the database:\n${what}`);
-      outcomes.imported++;
+      outcomes[await importedOrRefused(ctx.dbs.primary, lines)]++;
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
   t.diagnostic(`imported ${outcomes.imported}, refused ${outcomes.refused}`);
   // A fuzz that refuses everything proves little: some files must have gone in.
+  assert.ok(outcomes.imported > 0 && outcomes.refused > 0, JSON.stringify(outcomes));
+});
+
+// The random files meet a given value in a given field only now and then: a lone surrogate in a
+// run key, an id past 2^53, a capture in year 0 each failed an import with the database's error
+// before a random seed found them. Here every listed value goes into every field of one valid line,
+// one file each, on whichever database the pass runs.
+it('every listed hostile value in every field of a line: imported once and idempotent, or refused', async () => {
+  const line = (second: number): Record<string, unknown> => ({
+    organization: 'acme',
+    brand: 'acmeflow',
+    category: 'crm',
+    prompt: 'best-crm',
+    run: 'sweep',
+    runStatus: 'completed',
+    methodology: 'sample_v1',
+    externalKey: `sweep-${second}`,
+    model: 'chatgpt',
+    modelLabel: 'ChatGPT',
+    surface: 'api',
+    outcome: 'ok',
+    sampleCount: 2,
+    capturedAt: new Date(Date.parse('2026-03-01T10:00:00Z') + second * 1000).toISOString(),
+    answerText: 'Top CRMs:\n\n1. **Globex** – the enterprise pick.\n2. **Acmeflow** – fast.',
+    answerHtml: '<ol><li>Globex</li><li>Acmeflow</li></ol>',
+    citations: ['https://www.g2.com/categories/crm'],
+  });
+  const fields = Object.keys(line(0));
+  const outcomes = { imported: 0, refused: 0 };
+  let second = 0;
+  for (const field of fields) {
+    for (const value of HOSTILE_VALUES) {
+      const fieldsOf = line(second++);
+      fieldsOf[field] = value;
+      outcomes[await importedOrRefused(ctx.dbs.primary, [JSON.stringify(fieldsOf)])]++;
+    }
+  }
+  // Each field has values that go in (e.g. "acme" as a label) and values that cannot.
+  assert.equal(outcomes.imported + outcomes.refused, fields.length * HOSTILE_VALUES.length);
   assert.ok(outcomes.imported > 0 && outcomes.refused > 0, JSON.stringify(outcomes));
 });
