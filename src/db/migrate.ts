@@ -8,6 +8,7 @@ import * as monitoringWeekday from './migrations/0005_monitoring_weekday.ts';
 import * as aggregateGenerations from './migrations/0006_aggregate_generations.ts';
 import * as responseCompositeKeys from './migrations/0007_response_composite_keys.ts';
 import * as sqliteResponseCompositeKeys from './migrations/0008_sqlite_response_composite_keys.ts';
+import * as weightedSumsBigint from './migrations/0009_weighted_sums_bigint.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
@@ -20,6 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_aggregate_generations': aggregateGenerations,
   '0007_response_composite_keys': responseCompositeKeys,
   '0008_sqlite_response_composite_keys': sqliteResponseCompositeKeys,
+  '0009_weighted_sums_bigint': weightedSumsBigint,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
