@@ -564,23 +564,28 @@ describe('analytics cache', () => {
 // SQLite's data version, read again in process, settles it without a statement when no commit
 // happened meanwhile; otherwise (or on PostgreSQL, which has no such read) the stamp is read again.
 describe('analytics cache: keeping a value read under a stamp', () => {
-  const keptTwice = async (versionNow: (() => string) | undefined, stampHolds: boolean) => {
+  /** `kept` over one key whose loads give 1, 2, …; `unchanged` reads the stamp again. */
+  const oneKey = (versionNow: (() => string) | undefined, unchanged: () => Promise<boolean>) => {
     const use = { cache: new AnalyticsCache(1024 * 1024), version: '7', versionNow };
-    let loads = 0;
-    let stampReads = 0;
+    const counted = { loads: 0 };
     const ask = () =>
       kept(
         use,
         'scope side',
-        async () => ++loads,
+        async () => ++counted.loads,
         () => 1,
-        async () => {
-          stampReads++;
-          return stampHolds;
-        },
+        unchanged,
       );
+    return { use, ask, counted };
+  };
+  const keptTwice = async (versionNow: (() => string) | undefined, stampHolds: boolean) => {
+    let stampReads = 0;
+    const { ask, counted } = oneKey(versionNow, async () => {
+      stampReads++;
+      return stampHolds;
+    });
     const values = [await ask(), await ask()];
-    return { values, loads, stampReads };
+    return { values, loads: counted.loads, stampReads };
   };
 
   it('keeps it without reading the stamp again when the data version has not moved', async () => {
@@ -601,17 +606,8 @@ describe('analytics cache: keeping a value read under a stamp', () => {
   });
 
   it('answers before the stamp is read again; a lookup of the same key meanwhile waits for that read', async () => {
-    const use = { cache: new AnalyticsCache(1024 * 1024), version: '7' };
     const stampRead = Promise.withResolvers<boolean>();
-    let loads = 0;
-    const ask = () =>
-      kept(
-        use,
-        'scope side',
-        async () => ++loads,
-        () => 1,
-        () => stampRead.promise,
-      );
+    const { use, ask, counted } = oneKey(undefined, () => stampRead.promise);
     assert.equal(await ask(), 1, 'answered while the stamp is still being read');
     const second = ask();
     const other = kept(
@@ -623,7 +619,7 @@ describe('analytics cache: keeping a value read under a stamp', () => {
     assert.equal(await other, 'other', 'another key does not wait');
     stampRead.resolve(true);
     assert.equal(await second, 1);
-    assert.equal(loads, 1, 'the second lookup found the value kept once the stamp held');
+    assert.equal(counted.loads, 1, 'the second lookup found the value kept once the stamp held');
     await use.cache.settled();
     assert.equal(use.cache.checking.size, 0, 'nothing left under way');
   });

@@ -64,6 +64,18 @@ describe('answer import', () => {
   });
   after(() => ctx.close());
 
+  /** The problems of a file the import refuses, each "line: message"; it must change nothing. */
+  const refused = async (lines: string[]): Promise<string[]> => {
+    const before = await counts(db);
+    const error = await importAnswers(db, lines, { now: NOW }).then(
+      () => assert.fail('the import should have been rejected'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ImportRejected);
+    assert.deepEqual(await counts(db), before);
+    return error.errors.map((e) => `${e.line}: ${e.message}`);
+  };
+
   it('rejects the whole file when any line is bad, naming each bad line, and writes nothing', async () => {
     const lines = [
       // A byte-order mark before the first line is no problem of it.
@@ -109,20 +121,11 @@ describe('answer import', () => {
         citations: ['https://example.com/a', 'https://example.com/\u0000b'],
       }),
     ];
-    const error = await importAnswers(db, lines, { now: NOW }).then(
-      () => assert.fail('the import should have been rejected'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof ImportRejected);
-    assert.deepEqual(
-      error.errors.map((e) => `${e.line}: ${e.message}`),
-      [
-        '1: "answerText" must not contain the NUL character (\\u0000)',
-        '2: "modelLabel" must not contain the NUL character (\\u0000)',
-        '2: "citations" must not contain the NUL character (\\u0000)',
-      ],
-    );
-    assert.deepEqual(await counts(db), EMPTY);
+    assert.deepEqual(await refused(lines), [
+      '1: "answerText" must not contain the NUL character (\\u0000)',
+      '2: "modelLabel" must not contain the NUL character (\\u0000)',
+      '2: "citations" must not contain the NUL character (\\u0000)',
+    ]);
   });
 
   it('refuses a lone surrogate in any text of a line, which no database stores as written', async () => {
@@ -133,20 +136,11 @@ describe('answer import', () => {
       '{"organization":"acme","prompt":"cheap-crm","run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:01:00Z","answerText":"Globex \\udc00 leads.","citations":["https://example.com/\\ud83d"]}',
       '{"organization":"acme","prompt":"cheap-crm","run":"r1","model":"gemini","capturedAt":"2026-03-01T09:02:00Z","answerText":"A pair is whole: \\ud83d\\ude00."}',
     ];
-    const error = await importAnswers(db, lines, { now: NOW }).then(
-      () => assert.fail('the import should have been rejected'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof ImportRejected);
-    assert.deepEqual(
-      error.errors.map((e) => `${e.line}: ${e.message}`),
-      [
-        '1: "run" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
-        '2: "answerText" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
-        '2: "citations" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
-      ],
-    );
-    assert.deepEqual(await counts(db), EMPTY);
+    assert.deepEqual(await refused(lines), [
+      '1: "run" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+      '2: "answerText" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+      '2: "citations" must be valid Unicode (it holds a lone surrogate, \\ud800–\\udfff)',
+    ]);
   });
 
   it('refuses ids past 2^53 − 1 by field name, on both databases alike', async () => {
@@ -157,20 +151,11 @@ describe('answer import', () => {
       '{"organization":"acme","prompt":100000000000000000000,"run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:01:00Z","answerText":"Acmeflow."}',
       '{"organization":9007199254740991,"prompt":"best-crm","run":"r1","model":"chatgpt","capturedAt":"2026-03-01T09:02:00Z","answerText":"Acmeflow."}',
     ];
-    const error = await importAnswers(db, lines, { now: NOW }).then(
-      () => assert.fail('the import should have been rejected'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof ImportRejected);
-    assert.deepEqual(
-      error.errors.map((e) => `${e.line}: ${e.message}`),
-      [
-        '1: "organization" must be the organization slug (e.g. "acme") or its id (a whole number from 1 to 2^53 − 1)',
-        '2: "prompt" must be a prompt id (a whole number from 1 to 2^53 − 1) or the prompt\'s external key (string)',
-        '3: organization 9007199254740991 does not exist',
-      ],
-    );
-    assert.deepEqual(await counts(db), EMPTY);
+    assert.deepEqual(await refused(lines), [
+      '1: "organization" must be the organization slug (e.g. "acme") or its id (a whole number from 1 to 2^53 − 1)',
+      '2: "prompt" must be a prompt id (a whole number from 1 to 2^53 − 1) or the prompt\'s external key (string)',
+      '3: organization 9007199254740991 does not exist',
+    ]);
   });
 
   it('refuses an answer captured before 1970, where the analytics count no days', async () => {
@@ -184,19 +169,10 @@ describe('answer import', () => {
           answerText: 'Acmeflow.',
         }),
     );
-    const error = await importAnswers(db, lines, { now: NOW }).then(
-      () => assert.fail('the import should have been rejected'),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof ImportRejected);
-    assert.deepEqual(
-      error.errors.map((e) => `${e.line}: ${e.message}`),
-      [
-        '1: "capturedAt" 0000-01-01T00:00:00Z is before 1970-01-01T00:00:00Z',
-        '2: "capturedAt" 1969-12-31T23:59:59Z is before 1970-01-01T00:00:00Z',
-      ],
-    );
-    assert.deepEqual(await counts(db), EMPTY);
+    assert.deepEqual(await refused(lines), [
+      '1: "capturedAt" 0000-01-01T00:00:00Z is before 1970-01-01T00:00:00Z',
+      '2: "capturedAt" 1969-12-31T23:59:59Z is before 1970-01-01T00:00:00Z',
+    ]);
   });
 
   it('refuses repeated answers and answers of another organization', async () => {

@@ -261,48 +261,39 @@ describe('a monitoring run', () => {
     assert.equal(fakes.chatgpt.requests.length, 1);
   });
 
-  it('stores the model name a vendor reports without a stray NUL character, once', {
-    timeout: 20_000,
-  }, async () => {
+  /** One ChatGPT ask answered as scripted: what its ask and response stored. */
+  const askedOnce = async (answer: { text?: string; model?: string }) => {
     const t = await tenant(1);
     const deps = askDeps(ctx.dbs.primary, fakes.env);
-    fakes.chatgpt.script({ kind: 'answer', model: 'gpt-5\u0000-2025-08-07' });
+    fakes.chatgpt.script({ kind: 'answer', ...answer });
     const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
     await work;
+    assert.equal(fakes.chatgpt.requests.length, 1);
     const rows = await ctx.dbs.primary
       .selectFrom('run_asks as a')
       .innerJoin('responses as r', 'r.id', 'a.response_id')
       .select(['a.outcome', 'a.vendor_model', 'r.answer_text'])
       .where('a.run_id', '=', run.runId)
       .execute();
-    assert.deepEqual(
-      rows.map((r) => ({ ...r })),
-      [{ outcome: 'ok', vendor_model: 'gpt-5-2025-08-07', answer_text: ANSWER }],
-    );
-    assert.equal(fakes.chatgpt.requests.length, 1);
+    return rows.map((r) => ({ ...r }));
+  };
+
+  it('stores the model name a vendor reports without a stray NUL character, once', {
+    timeout: 20_000,
+  }, async () => {
+    assert.deepEqual(await askedOnce({ model: 'gpt-5\u0000-2025-08-07' }), [
+      { outcome: 'ok', vendor_model: 'gpt-5-2025-08-07', answer_text: ANSWER },
+    ]);
   });
 
   it('stores an answer and model name with a lone surrogate as U+FFFD, once', {
     timeout: 20_000,
   }, async () => {
-    const t = await tenant(1);
-    const deps = askDeps(ctx.dbs.primary, fakes.env);
     // The vendor's JSON escapes it ("\ud800"); the answer line refuses a lone surrogate, which
     // would have made this paid-for answer an error.
-    fakes.chatgpt.script({ kind: 'answer', text: `${ANSWER}\ud800`, model: 'gpt-5\udc00' });
-    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1 });
-    await work;
-    const rows = await ctx.dbs.primary
-      .selectFrom('run_asks as a')
-      .innerJoin('responses as r', 'r.id', 'a.response_id')
-      .select(['a.outcome', 'a.vendor_model', 'r.answer_text'])
-      .where('a.run_id', '=', run.runId)
-      .execute();
-    assert.deepEqual(
-      rows.map((r) => ({ ...r })),
-      [{ outcome: 'ok', vendor_model: 'gpt-5\ufffd', answer_text: `${ANSWER}\ufffd` }],
-    );
-    assert.equal(fakes.chatgpt.requests.length, 1);
+    assert.deepEqual(await askedOnce({ text: `${ANSWER}\ud800`, model: 'gpt-5\udc00' }), [
+      { outcome: 'ok', vendor_model: 'gpt-5\ufffd', answer_text: `${ANSWER}\ufffd` },
+    ]);
   });
 
   it('ends an ask whose answer cannot be stored as an error with the reason, asked once', {

@@ -10,31 +10,25 @@ import { isPostgres } from './column-types.ts';
 // Each table is rewritten once, under a lock that holds its reads until the commit: on a large
 // database, a migration to run when the service may pause (docs/deploy.md).
 
+const OBSERVATIONS = [
+  'answers',
+  'weight',
+  'mentioned_weight',
+  'ranked_weight',
+  'rank_weighted',
+  'positive_weight',
+  'neutral_weight',
+  'negative_weight',
+] as const;
+const MENTIONS = ['mentions', 'ranked_weight', 'rank_weighted'] as const;
+
 const COLUMNS: Record<string, readonly string[]> = {
   agg_run_coverage: ['answers', 'weight'],
   agg_block_coverage: ['answers', 'weight'],
-  agg_run_observations: [
-    'answers',
-    'weight',
-    'mentioned_weight',
-    'ranked_weight',
-    'rank_weighted',
-    'positive_weight',
-    'neutral_weight',
-    'negative_weight',
-  ],
-  agg_block_observations: [
-    'answers',
-    'weight',
-    'mentioned_weight',
-    'ranked_weight',
-    'rank_weighted',
-    'positive_weight',
-    'neutral_weight',
-    'negative_weight',
-  ],
-  agg_run_mentions: ['mentions', 'ranked_weight', 'rank_weighted'],
-  agg_block_mentions: ['mentions', 'ranked_weight', 'rank_weighted'],
+  agg_run_observations: OBSERVATIONS,
+  agg_block_observations: OBSERVATIONS,
+  agg_run_mentions: MENTIONS,
+  agg_block_mentions: MENTIONS,
   run_prompt_scores: ['weight_total'],
   recommendation_outcomes: ['baseline_sample_size', 'current_sample_size'],
 };
