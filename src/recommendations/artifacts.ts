@@ -152,8 +152,7 @@ async function askEngine(
     `${engine.name} asked to draft a ${inputs.artifactType}: ${result.outcome}`,
   );
   if (failure !== undefined) return { failure };
-  // A NUL from the vendor failed the write on PostgreSQL, and the draft was asked for, and paid
-  // for, again at every regeneration.
+  // A NUL from the vendor failed the write on PostgreSQL, and the paid-for draft was lost.
   return {
     body: storableText(engineBody(inputs, result)),
     model: storableText(result.vendorModel ?? `${engine.name}:${engine.model}`),
