@@ -234,6 +234,20 @@ function analyzerOnly(): void {
   process.stdout.write(
     `analyzer   ${Math.round(rate)} answers/s alone (answers average ${Math.round(chars)} characters)\n`,
   );
+  // Answers at the 200,000-character limit shaped to make any scan per mention or per line show
+  // (each took seconds before the analyzer's lookups by position: docs/performance.md).
+  const longest = {
+    backticks: '`'.repeat(200_000),
+    'table rows': `| ${BRAND} | ${COMPETITORS[0]} |\n`.repeat(20_000),
+    'one line': `${BRAND} and ${COMPETITORS[0]}. `.repeat(10_000),
+    'list items': `1. **${BRAND}** – fine\n`.repeat(10_000),
+  };
+  const times = Object.entries(longest).map(([name, text]) => {
+    const started = performance.now();
+    analyzer.analyze({ text: text.slice(0, 200_000), citations: [] });
+    return `${name} ${Math.round(performance.now() - started)} ms`;
+  });
+  process.stdout.write(`${''.padEnd(10)} one answer of 200,000 characters: ${times.join(', ')}\n`);
 }
 
 process.stdout.write(

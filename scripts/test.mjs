@@ -46,6 +46,7 @@ const EMBEDDED_ONLY = new Set([
   'test/examples.test.ts',
   'test/analytics-blocks.test.ts',
   'test/analyzer.test.ts',
+  'test/analyzer-positions.test.ts',
   'test/budget.test.ts',
   'test/cli-engines.test.ts',
   'test/deltas.test.ts',

@@ -16,7 +16,12 @@ export interface PreparedAnswer {
   urls: string[];
 }
 
-const FENCED_CODE = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
+// The fence is taken whole (a lookahead does not give back what it matched, and the backreference
+// then consumes it): backtracking through a shorter fence could never close a block the whole one
+// does not, since every opened block ends by the end of the text, and on a long run of backticks
+// without a line break it tried every length, each against the rest of the line (200,000 backticks:
+// 22 s).
+const FENCED_CODE = /^[ \t]*(?=(`{3,}|~{3,}))\1[^\n]*\n[\s\S]*?(?:^[ \t]*\1[ \t]*$|(?![\s\S]))/gm;
 const INLINE_CODE = /`[^`\n]+`/g;
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'`[\]{}|\\^]+/gi;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;

@@ -1,6 +1,7 @@
 import { getDomain } from 'tldts';
 import { CALENDAR_WORDS, COMMON_WORDS, TIME_PREPOSITIONS } from './common-words.ts';
 import { canonicalKey, fold, normalizeName } from './names.ts';
+import { lastBefore, reachOf } from './positions.ts';
 import type { Span, Structure } from './structure.ts';
 import type { AnalyzerSubject } from './types.ts';
 
@@ -103,9 +104,15 @@ const SUBJECT_FOLLOWERS = new Set(
     .split(/\s+/),
 );
 
-function isSentenceStart(text: string, start: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const cellStart = text.lastIndexOf('|', start - 1) + 1;
+/** Where the last line break and the last table cell border before a position are. */
+interface Breaks {
+  line: (position: number) => number;
+  cell: (position: number) => number;
+}
+
+function isSentenceStart(text: string, start: number, breaks: Breaks): boolean {
+  const lineStart = breaks.line(start) + 1;
+  const cellStart = breaks.cell(start) + 1;
   if (LINE_START.test(text.slice(Math.max(lineStart, cellStart), start))) return true;
   let i = start - 1;
   while (i >= lineStart && /[\s*_"'“‘[(]/u.test(text[i] as string)) i--;
@@ -137,11 +144,12 @@ function classify(
   masked: string,
   span: Span,
   exactLead: boolean,
+  breaks: Breaks,
 ): Evidence {
   if (!variant.common || exactLead) return 'strong';
   if (!/^\p{Lu}/u.test(original)) return 'none';
   if (variant.calendar) return TIME_PREPOSITIONS.has(previousWord(folded, span.start)) ? 'none' : 'weak';
-  if (!isSentenceStart(masked, span.start)) return 'strong';
+  if (!isSentenceStart(masked, span.start, breaks)) return 'strong';
   const next = nextWord(folded, span.end);
   return next === "'s" || SUBJECT_FOLLOWERS.has(next) ? 'strong' : 'none';
 }
@@ -164,6 +172,14 @@ export function findMentions(
       }
     }
   }
+  // Per name, how far the leads starting at or before a position reach; made for a name once met.
+  const leadReach = new Map<string, (position: number) => number>();
+  const reachOfLeads = (name: string) => {
+    let reach = leadReach.get(name);
+    if (!reach) leadReach.set(name, (reach = reachOf(leads.filter((lead) => lead.name === name))));
+    return reach;
+  };
+  const breaks: Breaks = { line: lastBefore(masked, '\n'), cell: lastBefore(masked, '|') };
   const found: Array<Mention & { evidence: Evidence }> = [];
   for (const match of folded.matchAll(compiled.pattern)) {
     const start = match.index;
@@ -171,8 +187,9 @@ export function findMentions(
     const normalized = normalizeName(match[0]);
     const variant = compiled.variants.get(normalized);
     if (!variant) continue;
-    const exactLead = leads.some((l) => start >= l.start && end <= l.end && l.name === normalized);
-    const evidence = classify(variant, masked.slice(start, end), folded, masked, { start, end }, exactLead);
+    const exactLead = reachOfLeads(normalized)(start) >= end;
+    const span = { start, end };
+    const evidence = classify(variant, masked.slice(start, end), folded, masked, span, exactLead, breaks);
     if (evidence !== 'none') found.push({ entity: variant.entity, start, end, evidence });
   }
   const proven = new Set(found.filter((m) => m.evidence === 'strong').map((m) => m.entity));

@@ -1,6 +1,7 @@
 import { candidateName } from './candidates.ts';
 import type { Mention } from './matcher.ts';
 import { canonicalKey } from './names.ts';
+import { firstStartingWithin } from './positions.ts';
 import type { Entry, Structure } from './structure.ts';
 import type { Candidate } from './types.ts';
 
@@ -22,7 +23,7 @@ const LEAD_PREFIX = /^[\s[*_"'“‘(]*(?:the\s+)?$/iu;
 
 function leaderOf(entry: Entry, mentions: readonly Mention[], text: string): number | null {
   for (const lead of entry.leads) {
-    const first = mentions.find((m) => m.start >= lead.start && m.start < lead.end);
+    const first = firstStartingWithin(mentions, lead);
     if (first && LEAD_PREFIX.test(text.slice(lead.start, first.start))) return first.entity;
   }
   return null;

@@ -1,5 +1,6 @@
 import { LEXICON, MAX_PHRASE_WORDS, NEGATORS, NOT_NEGATING_NEXT, PHRASE_HEADS } from './lexicon.ts';
 import type { Mention } from './matcher.ts';
+import { reachOf, startingWithin } from './positions.ts';
 import type { Ranking } from './ranking.ts';
 import type { Span, Structure } from './structure.ts';
 import type { Sentiment } from './types.ts';
@@ -168,13 +169,13 @@ export function sentimentToward(
   ranking: Ranking,
 ): Sentiment {
   const sentences = sentenceSpans(folded, structure);
-  const ledBodies = [...ranking.leaders]
-    .filter(([, leader]) => leader === subject)
-    .map(([entry]) => entry.body);
+  const ledBodies = reachOf(
+    [...ranking.leaders].filter(([, leader]) => leader === subject).map(([entry]) => entry.body),
+  );
   let score = 0;
   let previousWasSubject = false;
   for (const sentence of sentences) {
-    const inside = mentions.filter((m) => m.start >= sentence.start && m.start < sentence.end);
+    const inside = startingWithin(mentions, sentence);
     const subjectAt = inside.filter((m) => m.entity === subject).map((m) => m.start);
     const rivals = inside.some((m) => m.entity !== subject);
     const text = folded.slice(sentence.start, sentence.end);
@@ -183,7 +184,7 @@ export function sentimentToward(
       for (const clause of clauses) score += scoreClause(clause, folded, inside, subject);
     } else if (!rivals) {
       // A line of the entry the brand leads, or "It…" right after a sentence about the brand.
-      const inLedEntry = ledBodies.some((b) => sentence.start >= b.start && sentence.start < b.end);
+      const inLedEntry = ledBodies(sentence.start) > sentence.start;
       if (inLedEntry || (previousWasSubject && CONTINUATION.test(text))) score += scoreText(text);
     }
     previousWasSubject = subjectAt.length > 0 && !rivals;
