@@ -176,7 +176,10 @@ export function findMentions(
   const leadReach = new Map<string, (position: number) => number>();
   const reachOfLeads = (name: string) => {
     let reach = leadReach.get(name);
-    if (!reach) leadReach.set(name, (reach = reachOf(leads.filter((lead) => lead.name === name))));
+    if (!reach) {
+      reach = reachOf(leads.filter((lead) => lead.name === name));
+      leadReach.set(name, reach);
+    }
     return reach;
   };
   const breaks: Breaks = { line: lastBefore(masked, '\n'), cell: lastBefore(masked, '|') };
