@@ -242,12 +242,19 @@ function analyzerOnly(): void {
     'one line': `${BRAND} and ${COMPETITORS[0]}. `.repeat(10_000),
     'list items': `1. **${BRAND}** – fine\n`.repeat(10_000),
   };
-  const times = Object.entries(longest).map(([name, text]) => {
+  const timed = (name: string, answer: { text: string; html?: string }) => {
     const started = performance.now();
-    analyzer.analyze({ text: text.slice(0, 200_000), citations: [] });
+    analyzer.analyze({ ...answer, citations: [] });
     return `${name} ${Math.round(performance.now() - started)} ms`;
-  });
+  };
+  const times = Object.entries(longest).map(([name, text]) => timed(name, { text: text.slice(0, 200_000) }));
   process.stdout.write(`${''.padEnd(10)} one answer of 200,000 characters: ${times.join(', ')}\n`);
+  // And HTML at its 1,000,000-character limit, left open (a comment or a tag never closed).
+  const html = [
+    timed('"<!--"', { text: BRAND, html: '<!--'.repeat(250_000) }),
+    timed('"<b "', { text: BRAND, html: '<b '.repeat(333_333) }),
+  ];
+  process.stdout.write(`${''.padEnd(10)} its HTML of 1,000,000 characters: ${html.join(', ')}\n`);
 }
 
 process.stdout.write(

@@ -71,6 +71,14 @@ describe('analyzer pieces', () => {
     );
   });
 
+  it('drops a comment or a tag left open at the end of the HTML, as a browser does', () => {
+    assert.equal(htmlToMarkdown('<p>Globex leads.</p><!-- Monday <p>draft</p>'), 'Globex leads.');
+    assert.equal(htmlToMarkdown('<p>Globex leads.</p><!-- old --><p>Acme</p>'), 'Globex leads.\n\nAcme');
+    assert.equal(htmlToMarkdown('<p>Globex leads.</p><a href="https://monday.com Monday'), 'Globex leads.');
+    // A "<" that opens no tag is text.
+    assert.equal(htmlToMarkdown('<p>2 < 3 and Globex</p>'), '2 < 3 and Globex');
+  });
+
   it('reuses one compiled analyzer across answers', () => {
     const analyzer = createAnalyzer({ brand: { name: 'Acme' }, competitors: [{ name: 'Globex' }] });
     assert.equal(analyzer.analyze({ text: 'Globex beats Acme.' }).rank, 2);
