@@ -241,6 +241,7 @@ function analyzerOnly(): void {
     'table rows': `| ${BRAND} | ${COMPETITORS[0]} |\n`.repeat(20_000),
     'one line': `${BRAND} and ${COMPETITORS[0]}. `.repeat(10_000),
     'list items': `1. **${BRAND}** – fine\n`.repeat(10_000),
+    headings: `## ${COMPETITORS[0]}\n\n`.repeat(20_000),
   };
   const timed = (name: string, answer: { text: string; html?: string }) => {
     const started = performance.now();
@@ -253,6 +254,7 @@ function analyzerOnly(): void {
   const html = [
     timed('"<!--"', { text: BRAND, html: '<!--'.repeat(250_000) }),
     timed('"<b "', { text: BRAND, html: '<b '.repeat(333_333) }),
+    timed('nested lists', { text: BRAND, html: '<ul><li>'.repeat(125_000) }),
   ];
   process.stdout.write(`${''.padEnd(10)} its HTML of 1,000,000 characters: ${html.join(', ')}\n`);
 }

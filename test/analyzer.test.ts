@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { htmlToMarkdown } from '../src/domain/analyzer/html.ts';
 import { analyzeAnswer, canonicalKey, createAnalyzer } from '../src/domain/analyzer/index.ts';
+import { parseStructure } from '../src/domain/analyzer/structure.ts';
 import { FIELDS, fieldMatches, loadCorpus, observed } from './fixtures/analyzer/corpus.ts';
 
 // The labelled corpus (test/fixtures/analyzer/*.json) is the analyzer's specification: every case
@@ -77,6 +78,35 @@ describe('analyzer pieces', () => {
     assert.equal(htmlToMarkdown('<p>Globex leads.</p><a href="https://monday.com Monday'), 'Globex leads.');
     // A "<" that opens no tag is text.
     assert.equal(htmlToMarkdown('<p>2 < 3 and Globex</p>'), '2 < 3 and Globex');
+  });
+
+  it('indents nested HTML lists to the eighth level, and deeper ones as the eighth', () => {
+    const depth = 10;
+    const html = `${Array.from({ length: depth }, (_, d) => `<ul><li>x${d + 1}`).join('')}${'</li></ul>'.repeat(depth)}`;
+    const items = htmlToMarkdown(html)
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    // Level d is indented 3 × (d − 1) spaces up to level 8 (21 spaces); levels 9 and 10 as level 8.
+    assert.deepEqual(
+      items,
+      [0, 3, 6, 9, 12, 15, 18, 21, 21, 21].map((spaces, d) => `${' '.repeat(spaces)}- x${d + 1}`),
+    );
+  });
+
+  it("runs a heading's section to the next heading of its level or above", () => {
+    const text = '# A\n## B\n### C\n## D\n# E\nend';
+    // Offsets: "# A" 0, "## B" 4, "### C" 9, "## D" 15, "# E" 20; the text is 27 long.
+    const bodies = parseStructure(text)
+      .groups.flatMap((group) => group.entries)
+      .sort((a, b) => a.start - b.start)
+      .map((entry) => [text.slice(entry.start, entry.start + 5).split('\n')[0], entry.body.end]);
+    assert.deepEqual(bodies, [
+      ['# A', 19],
+      ['## B', 14],
+      ['### C', 14],
+      ['## D', 19],
+      ['# E', 27],
+    ]);
   });
 
   it('reuses one compiled analyzer across answers', () => {

@@ -53,6 +53,9 @@ function attribute(attributes: string, name: string): string | null {
   return match ? decodeEntities(match[1] ?? match[2] ?? match[3] ?? '') : null;
 }
 
+/** How many levels of nested lists keep their own indent; no answer worth reading nests more. */
+const MAX_LIST_DEPTH = 8;
+
 export function htmlToMarkdown(html: string): string {
   const out: string[] = [];
   const lists: ListState[] = [];
@@ -101,7 +104,9 @@ export function htmlToMarkdown(html: string): string {
     else if (name === 'li') {
       openItems = lists.length > 0 ? lists.length : 1;
       const list = lists[lists.length - 1];
-      const indent = '   '.repeat(Math.max(0, lists.length - 1));
+      // Deeper lists are indented as the deepest kept: each level's indent repeated on every line
+      // grew the text with the square of the depth (50,000 nested lists: billions of spaces).
+      const indent = '   '.repeat(Math.min(Math.max(0, lists.length - 1), MAX_LIST_DEPTH - 1));
       const marker = list?.ordered ? `${++list.count}.` : '-';
       out.push(`\n${indent}${marker} `);
     } else if (name === 'strong' || name === 'b') out.push('**');

@@ -280,11 +280,16 @@ export function parseStructure(text: string): Structure {
     inParagraph = true;
   }
 
-  // A heading's section runs to the next heading of the same or a higher level.
-  for (let h = 0; h < headings.length; h++) {
+  // A heading's section runs to the next heading of the same or a higher level. Walked from the
+  // last heading back, those that can still end a section are a stack (a deeper one can end none
+  // before a heading above it), so that each heading is looked at once, not once per heading before it.
+  const later: Entry[] = [];
+  for (let h = headings.length - 1; h >= 0; h--) {
     const entry = headings[h] as Entry;
-    const next = headings.slice(h + 1).find((other) => other.level <= entry.level);
+    while (later.length > 0 && (later[later.length - 1] as Entry).level > entry.level) later.pop();
+    const next = later[later.length - 1];
     entry.body.end = next ? next.start - 1 : text.length;
+    later.push(entry);
   }
   return { lines, groups: groups.filter((g) => g.entries.length > 0), tableRows };
 }
