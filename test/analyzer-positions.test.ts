@@ -65,11 +65,19 @@ describe('long answers', () => {
     assert.equal(long.rank, 1);
   });
 
-  it('takes 200,000 backticks without a line break as text, not as a code fence', () => {
-    const analysis = analyzer.analyze({ text: `Globex is great. ${'`'.repeat(200_000)}` });
+  it('takes 200,000 backticks without a line break as text, and a long fence as a fence', () => {
+    // No line break after the run: no fence, so the name after it on the line is prose.
+    const unfenced = analyzer.analyze({ text: `${'`'.repeat(200_000)} Globex is great.` });
     assert.deepEqual(
-      analysis.competitors.map((c) => c.name),
+      unfenced.competitors.map((c) => c.name),
       ['Globex'],
+    );
+    // A fence of ten backticks closes only at ten: Globex is code, Linear after it prose.
+    const ten = '`'.repeat(10);
+    const fenced = analyzer.analyze({ text: `${ten}\nGlobex\n${'`'.repeat(3)}\n${ten}\nLinear is great.` });
+    assert.deepEqual(
+      fenced.competitors.map((c) => c.name),
+      ['Linear'],
     );
   });
 });

@@ -18,18 +18,16 @@ function countBelow<T>(sorted: readonly T[], at: (item: T) => number, position: 
   return low;
 }
 
+const startOf = (span: Span) => span.start;
+
 /** The spans of a list sorted by start that start inside `range`. */
 export function startingWithin<T extends Span>(sorted: readonly T[], range: Span): T[] {
-  const from = countBelow(sorted, (span) => span.start, range.start);
-  return sorted.slice(
-    from,
-    countBelow(sorted, (span) => span.start, range.end),
-  );
+  return sorted.slice(countBelow(sorted, startOf, range.start), countBelow(sorted, startOf, range.end));
 }
 
 /** The first span of a list sorted by start that starts inside `range`. */
 export function firstStartingWithin<T extends Span>(sorted: readonly T[], range: Span): T | undefined {
-  const first = sorted[countBelow(sorted, (span) => span.start, range.start)];
+  const first = sorted[countBelow(sorted, startOf, range.start)];
   return first && first.start < range.end ? first : undefined;
 }
 
@@ -54,8 +52,7 @@ export function reachOf(spans: readonly Span[]): (position: number) => number {
     end = Math.max(end, span.end);
     furthest.push(end);
   }
-  return (position) =>
-    furthest[countBelow(sorted, (span) => span.start, position + 1) - 1] ?? Number.NEGATIVE_INFINITY;
+  return (position) => furthest[countBelow(sorted, startOf, position + 1) - 1] ?? Number.NEGATIVE_INFINITY;
 }
 
 /** Where a character last occurs before a position in `text` (−1 if not), its places found once. */
