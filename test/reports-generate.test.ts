@@ -196,6 +196,12 @@ describe('report generation: documents and figures', () => {
     );
     // Sources: g2.com cited 4 times of 8 (www. folded) over 3 distinct URLs.
     assert.ok(items.includes('g2.com') && items.includes('50.00%'));
+    // The brand's 30 days (R3–R5) cite g2.com, brightdesk.io, reddit.com, capterra.com and
+    // ycombinator.com; Live chat's only citation is R4's g2.com/c.
+    assert.ok(all.includes('Top cited sources (8 citations of 5 domains)'));
+    assert.ok(all.includes('Top cited sources (1 citation of 1 domain)'));
+    // p1 and p2 changed from R3 to R5, p3 from R2 to R4 (Perplexity started mentioning Brightdesk).
+    assert.ok(all.includes('3 of 3 monitored prompts changed between their last two scored runs.'));
   });
 
   it('lead-gen brief: where the brand stands against named competitors, prepared by the organization', () => {

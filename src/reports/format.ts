@@ -23,6 +23,11 @@ export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** A count with its noun: "1 domain", "3,360 citations". */
+export function counted(value: number, noun: string): string {
+  return `${count(value)} ${value === 1 ? noun : `${noun}s`}`;
+}
+
 function signed(text: string, value: number): string {
   return value > 0 ? `+${text}` : text;
 }

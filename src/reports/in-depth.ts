@@ -52,8 +52,9 @@ export const inDepthReport: ReportTypeDefinition = {
           {
             kind: 'paragraph',
             text:
-              `${f.count(changed.length)} of ${f.count(data.promptChanges.length)} monitored prompts changed ` +
-              `between their last two scored runs; ${f.count(unchanged)} did not or have only one run.`,
+              `${f.count(changed.length)} of ${f.counted(data.promptChanges.length, 'monitored prompt')} ` +
+              `changed between their last two scored runs` +
+              (unchanged > 0 ? `; ${f.count(unchanged)} did not change or had only one scored run.` : '.'),
             muted: true,
           },
         ],

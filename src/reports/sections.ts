@@ -181,7 +181,7 @@ export function sourcesTable(analytics: Analytics, limit: number): Block {
   const { totalCitations, totalDomains } = analytics.sources;
   return {
     kind: 'table',
-    title: `Top cited sources (${f.count(totalCitations)} citations of ${f.count(totalDomains)} domains)`,
+    title: `Top cited sources (${f.counted(totalCitations, 'citation')} of ${f.counted(totalDomains, 'domain')})`,
     columns: [
       { label: 'Domain', align: 'left', weight: 2.6 },
       { label: 'Citations', align: 'right', weight: 1.1 },
