@@ -52,6 +52,7 @@ describe('reports', () => {
   let ctx: TestContext;
   const keys = {} as Record<OrgSlug, string>;
   const ids = {} as Record<Fixture, number>;
+  let massive: number;
 
   const get = (url: string, key = keys.acme) => ctx.app.inject({ url, headers: bearer(key) });
 
@@ -183,7 +184,7 @@ describe('reports', () => {
       status: 'running',
       created_at: '2026-03-01T10:00:00.000Z',
     });
-    const massive = await org('massive', 'enterprise');
+    massive = await org('massive', 'enterprise');
     ids.massiveBrand = await brand(massive, 'Massive');
     await org('narrow', 'pro', false, 'UTC', ['brands:read']);
   });
@@ -525,6 +526,45 @@ describe('reports', () => {
       const htmlOnly = await get(`/api/reports/${ids.a2}/download.pdf`);
       assert.equal(htmlOnly.statusCode, 404);
       assert.deepEqual(htmlOnly.json(), { detail: 'Not found: the report has no PDF.' });
+    });
+
+    it("names the file in ASCII, and in the brand's own spelling too where ASCII lacks its letters", async () => {
+      const disposition = async (name: string) => {
+        const brandId = await brand(massive, name);
+        const artifactId = await artifact(massive, {
+          brand_id: brandId,
+          report_type: 'in_depth_report',
+          status: 'complete',
+          created_at: '2026-03-01T10:00:00.000Z',
+          completed_at: '2026-03-01T11:00:00.000Z',
+        });
+        await file(massive, artifactId, 'pdf', 'application/pdf', PDF);
+        const res = await get(`/api/reports/${artifactId}/download/`, keys.massive);
+        assert.equal(res.statusCode, 200, name);
+        return res.headers['content-disposition'];
+      };
+      const suffix = '-in_depth_report-2026-03-01.pdf';
+      // é is C3 A9 in UTF-8.
+      assert.equal(
+        await disposition('Café Olé'),
+        `attachment; filename="cafe-ole${suffix}"; filename*=UTF-8''caf%C3%A9-ol%C3%A9${suffix}`,
+      );
+      // 株 U+682A is E6 A0 AA, 式 U+5F0F E5 BC 8F; no ASCII letter at all leaves "brand".
+      assert.equal(
+        await disposition('株式'),
+        `attachment; filename="brand${suffix}"; filename*=UTF-8''%E6%A0%AA%E5%BC%8F${suffix}`,
+      );
+      // Quotes, brackets and slashes cannot stand in either form; Æ has no ASCII decomposition.
+      assert.equal(
+        await disposition(`Æon's "Best" (R/D)`),
+        `attachment; filename="on-s-best-r-d${suffix}"; filename*=UTF-8''%C3%A6on-s-best-r-d${suffix}`,
+      );
+      // A file name holds 255 bytes: the suffix takes 31, leaving 224 for 74 three-byte 株.
+      assert.equal(
+        await disposition('株'.repeat(200)),
+        `attachment; filename="brand${suffix}"; filename*=UTF-8''${'%E6%A0%AA'.repeat(74)}${suffix}`,
+      );
+      assert.equal(await disposition('Plain Name'), `attachment; filename="plain-name${suffix}"`);
     });
 
     it('is 404 until the artifact is complete', async () => {

@@ -158,6 +158,41 @@ describe('reading through the SDK', () => {
     assert.equal(first?.permissions.reportsReady, true);
     assert.equal((await sl.reports.latest(report.brandId, report.type)).reportType, report.type);
   });
+
+  it("names a download in the brand's own spelling when the service gives it", async () => {
+    // A stand-in answering with each form of the header the service sends (reports.test.ts checks
+    // the service's), and one with a malformed escape.
+    const dispositions = [
+      `attachment; filename="cafe-in_depth_report-2026-03-01.pdf"; filename*=UTF-8''caf%C3%A9-in_depth_report-2026-03-01.pdf`,
+      'attachment; filename="acme-in_depth_report-2026-03-01.pdf"',
+      `attachment; filename="brand-in_depth_report-2026-03-01.pdf"; filename*=UTF-8''%E6%A0%AA%ZZ.pdf`,
+    ];
+    let next = 0;
+    const stand = createServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-disposition': dispositions[next++],
+      });
+      response.end('%PDF-1.4\n');
+    });
+    stand.listen(0, '127.0.0.1');
+    await once(stand, 'listening');
+    try {
+      const client = new Sightline({
+        apiKey: 'sl_live_any',
+        baseUrl: `http://127.0.0.1:${(stand.address() as AddressInfo).port}`,
+      });
+      const names = [];
+      for (const _ of dispositions) names.push((await client.reports.download(1)).filename);
+      assert.deepEqual(names, [
+        'café-in_depth_report-2026-03-01.pdf',
+        'acme-in_depth_report-2026-03-01.pdf',
+        'brand-in_depth_report-2026-03-01.pdf',
+      ]);
+    } finally {
+      stand.close();
+    }
+  });
 });
 
 describe('CSV through the SDK', () => {

@@ -30,9 +30,9 @@ import {
   ReportList,
   ReportListQuery,
 } from '../schemas/reports.ts';
-import { baseUrl, downloadName, presentReport } from '../serializers/reports.ts';
+import { baseUrl, contentDisposition, presentReport } from '../serializers/reports.ts';
 
-function sendFile(reply: FastifyReply, file: ReportFile, kind: ReportFileKind, filename: string) {
+function sendFile(reply: FastifyReply, file: ReportFile, kind: ReportFileKind, disposition: string) {
   // Stored HTML is UTF-8; saying so keeps a browser from guessing the charset.
   const contentType =
     kind === 'html' && !/charset=/i.test(file.contentType)
@@ -41,7 +41,7 @@ function sendFile(reply: FastifyReply, file: ReportFile, kind: ReportFileKind, f
   reply
     .header('content-type', contentType)
     .header('content-length', String(file.byteLength))
-    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('content-disposition', disposition)
     .header('x-content-type-options', 'nosniff');
   const body = file.body;
   return reply.send(
@@ -177,7 +177,7 @@ export async function reportRoutes(app: App): Promise<void> {
       const org = caller.organization;
       for (const kind of ['pdf', 'html'] as const) {
         const file = await files.get(org.id, artifact.id, kind);
-        if (file) return sendFile(reply, file, kind, downloadName(artifact, org, kind));
+        if (file) return sendFile(reply, file, kind, contentDisposition(artifact, org, kind));
       }
       throw new NotFound('Not found: the report has no rendered file.');
     },
@@ -197,7 +197,7 @@ export async function reportRoutes(app: App): Promise<void> {
       const org = caller.organization;
       const file = await files.get(org.id, artifact.id, 'pdf');
       if (!file) throw new NotFound('Not found: the report has no PDF.');
-      return sendFile(reply, file, 'pdf', downloadName(artifact, org, 'pdf'));
+      return sendFile(reply, file, 'pdf', contentDisposition(artifact, org, 'pdf'));
     },
   });
 }

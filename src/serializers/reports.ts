@@ -53,6 +53,9 @@ export function presentReport(artifact: ReportArtifact, base: string) {
   };
 }
 
+// A file name's bytes: most file systems hold 255.
+const MAX_FILE_NAME_BYTES = 255;
+
 function slug(text: string): string {
   const ascii = text
     .normalize('NFKD')
@@ -61,10 +64,47 @@ function slug(text: string): string {
   return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
-/** e.g. acme-analytics-in_depth_report-2026-03-14.pdf: ASCII only, so no RFC 5987 form is needed. */
-export function downloadName(artifact: ReportArtifact, org: Organization, kind: ReportFileKind): string {
-  const brand = slug(artifact.brandName) || 'brand';
+/** The brand's own letters, lower-cased, with what a file name cannot hold (and spaces) as '-'. */
+function unicodeSlug(text: string): string {
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\p{C}\p{Z}\s\\/:*?"<>|'()]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `stem` cut by whole characters so that `stem + suffix` fits in a file name's bytes. */
+function fitted(stem: string, suffix: string): string {
+  let room = MAX_FILE_NAME_BYTES - Buffer.byteLength(suffix);
+  let end = 0;
+  for (const char of stem) {
+    room -= Buffer.byteLength(char);
+    if (room < 0) break;
+    end += char.length;
+  }
+  return stem.slice(0, end).replace(/-+$/, '');
+}
+
+/**
+ * The download's Content-Disposition: `filename` in ASCII (e.g.
+ * acme-analytics-in_depth_report-2026-03-14.pdf), and where the brand's name has letters ASCII
+ * lacks ("Café", "株式会社…") its own spelling too as RFC 6266's `filename*`, which browsers prefer.
+ */
+export function contentDisposition(
+  artifact: ReportArtifact,
+  org: Organization,
+  kind: ReportFileKind,
+): string {
   const type = artifact.reportType.replace(/[^A-Za-z0-9_-]+/g, '-');
   const date = formatDate(localDate(new Date(artifact.completedAt ?? artifact.createdAt), org.timezone));
-  return `${brand}-${type}-${date}.${kind}`;
+  const suffix = `-${type}-${date}.${kind}`;
+  const ascii = `${fitted(slug(artifact.brandName), suffix) || 'brand'}${suffix}`;
+  const own = fitted(unicodeSlug(artifact.brandName), suffix);
+  if (!own || `${own}${suffix}` === ascii) return `attachment; filename="${ascii}"`;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 8187's value may not hold them.
+  const encoded = encodeURIComponent(`${own}${suffix}`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -54,7 +54,10 @@ const REPORT_DONE = new Set(['complete', 'failed', 'aborted']);
 /** A downloaded report file. `body` and `bytes()` read the same stream: use one of them, once. */
 export interface ReportFile {
   contentType: string;
-  /** From Content-Disposition, e.g. `acme-in_depth_report-2026-03-14.pdf`; null when absent. */
+  /**
+   * From Content-Disposition, e.g. `acme-in_depth_report-2026-03-14.pdf`, in the brand's own
+   * spelling when the server gives it (`filename*`, e.g. `café-…`); null when absent.
+   */
   filename: string | null;
   body: ReadableStream<Uint8Array>;
   bytes(): Promise<Uint8Array>;
@@ -241,7 +244,7 @@ export class Reports extends Resource {
     const disposition = response.headers.get('content-disposition') ?? '';
     return {
       contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-      filename: /filename="([^"]*)"/.exec(disposition)?.[1] ?? null,
+      filename: filenameOf(disposition),
       body,
       bytes: async () => new Uint8Array(await response.arrayBuffer()),
     };
@@ -257,4 +260,17 @@ export class Reports extends Resource {
     await writeFile(path, file.body);
     return { contentType: file.contentType, filename: file.filename };
   }
+}
+
+/** RFC 6266: `filename*` (UTF-8, percent-encoded) when present and well formed, else `filename`. */
+function filenameOf(disposition: string): string | null {
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // A malformed escape: the plain name is still there.
+    }
+  }
+  return /filename="([^"]*)"/.exec(disposition)?.[1] ?? null;
 }
