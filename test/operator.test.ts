@@ -164,12 +164,15 @@ describe('operator set-up and import through the CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-prompts-'));
     try {
       const csv = join(dir, 'prompts.csv');
-      writeFileSync(csv, 'text\n"Fine prompt?"\n"Best\u0000 tool?"\n');
+      // Nor an escape or a bell: they reach the engines and the operator's terminal.
+      writeFileSync(csv, 'text\n"Fine prompt?"\n"Best\u0000 tool?"\n"Best\u001b[2J tool\u0007?"\n');
       const nul = cli(['prompts', 'import', csv, '--org', 'acme', '--category', 'pm-tools']);
       assert.equal(nul.status, 1);
       assert.equal(
         nul.stderr,
-        `${csv}: line 3: the prompt text must not contain the NUL character (\\u0000)\nsightline: 1 problem(s) found; nothing was written\n`,
+        `${csv}: line 3: the prompt text must not contain the NUL character (\\u0000)\n` +
+          `${csv}: line 4: the prompt text must not contain a control character (U+001B)\n` +
+          'sightline: 2 problem(s) found; nothing was written\n',
       );
       const piped = cli(
         ['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'],

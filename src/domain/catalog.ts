@@ -97,6 +97,12 @@ export function validPromptText(value: string): string {
   // PostgreSQL's text cannot hold it (answer-line.ts refuses it in answers for the same reason).
   if (text.includes('\u0000'))
     throw new InvalidInput('the prompt text must not contain the NUL character (\\u0000)');
+  // Sent to the engines and printed by the CLI: a terminal would act on an escape or a bell.
+  const control = /[\u0001-\u001f\u007f]/.exec(text)?.[0];
+  if (control) {
+    const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw new InvalidInput(`the prompt text must not contain a control character (U+${code})`);
+  }
   if (text.length > 2000)
     throw new InvalidInput(`the prompt text must be at most 2000 characters (got ${text.length})`);
   return text;
