@@ -1,17 +1,21 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import type { Db } from '../src/db/connect.ts';
 import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } from '../src/db/report-files.ts';
 import type { App } from '../src/http/types.ts';
-import { generateReport } from '../src/reports/generate.ts';
+import { ABANDONED_REASON, AGENT_NAME, generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
 import { MAIN } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
-import { mintKey } from './support/fixtures.ts';
+import { insertBrand, insertOrg, insertReportArtifact, mintKey } from './support/fixtures.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
 // What happens around a report: its states, a failure midway, refused requests, downloads of the
@@ -103,6 +107,89 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     assert.equal((await get(`/api/reports/${result.artifactId}/download/`)).statusCode, 404);
   });
 
+  it('aborts the artifact when its signal stops it, keeping no file', async () => {
+    // The signal comes once the first file is written inside the completing transaction.
+    const controller = new AbortController();
+    const stopping = (db: Db): ReportFileStore => {
+      const real = databaseReportFileStore(db);
+      return {
+        get: real.get,
+        async put(orgId, artifactId, file) {
+          await real.put(orgId, artifactId, file);
+          controller.abort('SIGTERM');
+        },
+      };
+    };
+    const result = await generateReport(ctx.dbs.primary, request(), {
+      now: NOW,
+      clock: () => DONE,
+      files: stopping,
+      signal: controller.signal,
+    });
+    assert.deepEqual(result, {
+      artifactId: result.artifactId,
+      status: 'aborted',
+      errorMessage: '',
+      abortedReason: 'Interrupted (SIGTERM) before it was finished.',
+    });
+    assert.deepEqual(await fileKinds(result.artifactId), [], 'the file written first was rolled back');
+    const body = (await get(`/api/reports/${result.artifactId}/`)).json();
+    assert.deepEqual(
+      [body.status, body.abortedReason, body.errorMessage, body.downloadUrl, body.completedAt],
+      ['aborted', 'Interrupted (SIGTERM) before it was finished.', '', '', DONE.toISOString()],
+    );
+    // A signal already given stops it before any artifact exists.
+    const before = await artifactCount();
+    await assert.rejects(
+      generateReport(ctx.dbs.primary, request(), { now: NOW, clock: () => DONE, signal: controller.signal }),
+      (error) => error === 'SIGTERM',
+    );
+    assert.equal(await artifactCount(), before);
+  });
+
+  it("aborts what a killed generation left queued or running, at the organization's next one", async () => {
+    const minutesBeforeDone = (minutes: number) => new Date(DONE.getTime() - minutes * 60_000).toISOString();
+    const left = (orgId: number, brandId: number, status: string, minutes: number, agent = AGENT_NAME) =>
+      insertReportArtifact(ctx.dbs.primary, orgId, {
+        brand_id: brandId,
+        report_type: 'in_depth_report',
+        status,
+        created_at: minutesBeforeDone(minutes),
+        agent_name: agent,
+      });
+    const otherOrg = await insertOrg(ctx.dbs.primary, 'abandoned-elsewhere');
+    const otherBrand = await insertBrand(ctx.dbs.primary, otherOrg, { name: 'Elsewhere' });
+    // Past 15 minutes: running 16 and queued 20 minutes before DONE, this generator's, this org's.
+    const abandoned = [
+      await left(fx.orgId, fx.brandId, 'running', 16),
+      await left(fx.orgId, fx.brandId, 'queued', 20),
+    ];
+    const kept = [
+      await left(fx.orgId, fx.brandId, 'running', 14), // may still be working
+      await left(fx.orgId, fx.brandId, 'running', 60 * 24, 'atlas-report-agent'), // another generator's
+      await left(otherOrg, otherBrand, 'running', 60 * 24), // another organization's
+    ];
+    assert.equal((await generate()).status, 'complete');
+    const rows = await ctx.dbs.primary
+      .selectFrom('report_artifacts')
+      .select(['id', 'status', 'completed_at', 'aborted_reason'])
+      .where('id', 'in', [...abandoned, ...kept])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [
+        r.id,
+        r.status,
+        r.completed_at === null ? null : new Date(r.completed_at).toISOString(),
+        r.aborted_reason,
+      ]),
+      [
+        ...abandoned.map((id) => [id, 'aborted', DONE.toISOString(), ABANDONED_REASON]),
+        ...kept.map((id) => [id, 'running', null, '']),
+      ],
+    );
+  });
+
   it('refuses a request that cannot work before any artifact exists', async () => {
     const before = await artifactCount();
     const refused: [Partial<GenerateRequest>, RegExp][] = [
@@ -187,7 +274,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, [MAIN, 'reports', 'generate', ...args], {
         encoding: 'utf8',
-        env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
       });
 
     it('prints the new artifact id as the last line and exits 0', async () => {
@@ -206,6 +293,63 @@ describe('report generation: lifecycle, downloads and CLI', () => {
       assert.equal(body.reportType, 'weekly_ai_visibility_update');
       assert.equal(body.generatedByEmail, fx.userEmail);
       assert.deepEqual(await fileKinds(id), ['html', 'pdf']);
+    });
+
+    it('aborts its artifact on SIGINT instead of leaving it running, and exits 1 saying so', async () => {
+      // Holding the write lock keeps the child at its first write (the sweep of abandoned artifacts),
+      // with its signal handlers in place; the signal is sent there, and its next checkpoint, after
+      // the artifact is running, aborts it.
+      const before = await artifactCount();
+      const result = await ctx.dbs.primary.transaction().execute(async (trx) => {
+        const postgres = ctx.config.databaseUrl.startsWith('postgres');
+        // SQLite's lock is the transaction's own (`begin immediate`).
+        if (postgres) await sql`lock table report_artifacts in share row exclusive mode`.execute(trx);
+        const child = spawn(
+          process.execPath,
+          [MAIN, 'reports', 'generate', '--brand', String(fx.brandId), '--type', 'executive_summary_v2'],
+          {
+            env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        const exited = once(child, 'exit');
+        const waiting = async () => {
+          if (postgres) {
+            // Read on another connection: inside the transaction the view would be its first snapshot.
+            const { rows } = await sql`select 1 from pg_stat_activity
+              where wait_event_type = 'Lock' and query like 'update "report_artifacts"%'`.execute(
+              ctx.dbs.primary,
+            );
+            return rows.length > 0;
+          }
+          // SQLite's busy handler sleeps between its tries for the lock.
+          return readFileSync(`/proc/${child.pid}/wchan`, 'utf8').includes('nanosleep');
+        };
+        const deadline = Date.now() + 60_000;
+        while (!(await waiting())) {
+          assert.equal(child.exitCode, null, `it ended before it waited for the lock: ${stderr}`);
+          assert.ok(Date.now() < deadline, 'it never waited for the lock');
+          await sleep(5);
+        }
+        child.kill('SIGINT');
+        return { exited, out: () => ({ stdout, stderr }) };
+      });
+      const [code] = await result.exited;
+      const { stdout, stderr } = result.out();
+      const id = Number(stdout.trim());
+      assert.equal(code, 1, stderr);
+      assert.equal(stderr, `sightline: report ${id} aborted: Interrupted (SIGINT) before it was finished.\n`);
+      assert.equal(await artifactCount(), before + 1);
+      const body = (await get(`/api/reports/${id}/`)).json();
+      assert.deepEqual(
+        [body.status, body.abortedReason],
+        ['aborted', 'Interrupted (SIGINT) before it was finished.'],
+      );
+      assert.deepEqual(await fileKinds(id), []);
     });
 
     it('exits 2 on a usage error, without creating an artifact', async () => {

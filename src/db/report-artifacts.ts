@@ -1,7 +1,8 @@
 import type { Db } from './connect.ts';
 
 // The report_artifacts writes of generation: each status change is one guarded UPDATE, so an
-// artifact only moves forward (queued → running → complete or failed) and never skips a step.
+// artifact only moves forward (queued → running → complete, failed or aborted) and never skips a
+// step.
 // Every statement is scoped by organization.
 
 export interface NewArtifact {
@@ -49,7 +50,13 @@ async function advance(
   orgId: number,
   artifactId: number,
   from: string,
-  values: { status: string; completed_at?: string; error_message?: string; evidence_refs_count?: number },
+  values: {
+    status: string;
+    completed_at?: string;
+    error_message?: string;
+    evidence_refs_count?: number;
+    aborted_reason?: string;
+  },
 ): Promise<void> {
   const result = await db
     .updateTable('report_artifacts')
@@ -92,4 +99,41 @@ export function markFailed(
     completed_at: failure.completedAt,
     error_message: failure.message,
   });
+}
+
+/** An interrupted report keeps when it stopped (completedAt) and why (abortedReason). */
+export function markAborted(
+  db: Db,
+  orgId: number,
+  artifactId: number,
+  stop: { completedAt: string; reason: string },
+): Promise<void> {
+  return advance(db, orgId, artifactId, 'running', {
+    status: 'aborted',
+    completed_at: stop.completedAt,
+    aborted_reason: stop.reason,
+  });
+}
+
+/**
+ * Aborts the organization's artifacts of this generator still queued or running though created
+ * before `createdBefore`: the process that made them stopped without saying so (killed, or its
+ * machine gone). Returns how many.
+ */
+export async function abortAbandoned(
+  db: Db,
+  orgId: number,
+  agentName: string,
+  createdBefore: string,
+  stop: { completedAt: string; reason: string },
+): Promise<number> {
+  const result = await db
+    .updateTable('report_artifacts')
+    .set({ status: 'aborted', completed_at: stop.completedAt, aborted_reason: stop.reason })
+    .where('org_id', '=', orgId)
+    .where('agent_name', '=', agentName)
+    .where('status', 'in', ['queued', 'running'])
+    .where('created_at', '<', createdBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -1,10 +1,19 @@
 // Report generation: one artifact moves queued → running → complete, or → failed with its error
-// message. Everything is gathered and rendered in memory first; the files and the status change
-// to complete are then written in one transaction, so a report is either complete with all its
-// files or failed with none.
+// message, or → aborted when its caller's signal stops it. Everything is gathered and rendered in
+// memory first; the files and the status change to complete are then written in one transaction,
+// so a report is either complete with all its files or failed or aborted with none. A process
+// killed outright cannot say so: the next generation in the organization aborts what it left.
+import { setImmediate } from 'node:timers/promises';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Db } from '../db/connect.ts';
-import { createQueuedArtifact, markComplete, markFailed, markRunning } from '../db/report-artifacts.ts';
+import {
+  abortAbandoned,
+  createQueuedArtifact,
+  markAborted,
+  markComplete,
+  markFailed,
+  markRunning,
+} from '../db/report-artifacts.ts';
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
@@ -17,6 +26,12 @@ export const AGENT_NAME = 'sightline-reports';
 export const AGENT_VERSION: string = packageJson.version;
 /** No model is called: a report is computed and rendered, so it costs nothing to generate. */
 export const COST_USD = '0.00';
+/**
+ * A report takes seconds; one of this generator's still queued or running this long after its
+ * creation was left by a process that stopped without finishing it.
+ */
+export const ABANDONED_AFTER_MS = 15 * 60_000;
+export const ABANDONED_REASON = 'The generating process stopped before the report was finished.';
 
 export interface GenerateOptions {
   /** The moment the figures are as of and the artifact is created; the clock's time by default. */
@@ -25,12 +40,31 @@ export interface GenerateOptions {
   clock?: () => Date;
   /** Where files go, bound to the transaction that completes the artifact. */
   files?: (db: Db) => ReportFileStore;
+  /** Stops the generation (its reason, e.g. "SIGINT", is recorded); the artifact is then aborted. */
+  signal?: AbortSignal;
 }
 
 export interface GeneratedReport {
   artifactId: number;
-  status: 'complete' | 'failed';
+  status: 'complete' | 'failed' | 'aborted';
   errorMessage: string;
+  abortedReason: string;
+}
+
+/**
+ * Throws the signal's reason once it is aborted. It waits for the event loop first: a signal's
+ * handler runs there, and the database's answers and the rendering alone never let it in.
+ */
+async function checkpoint(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return;
+  await setImmediate();
+  signal.throwIfAborted();
+}
+
+function interrupted(reason: unknown): string {
+  return typeof reason === 'string'
+    ? `Interrupted (${reason}) before it was finished.`
+    : 'Interrupted before it was finished.';
 }
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -43,8 +77,10 @@ async function render(
   scope: ReportRequestScope,
   request: GenerateRequest,
   db: Db,
+  signal: AbortSignal | undefined,
 ) {
   const data = await gatherReportData(db, scope);
+  await checkpoint(signal);
   const doc = buildDocument(definition, data, request.branded);
   // A PDF report keeps the HTML it mirrors too (a web view); an HTML report is only that.
   const files: NewReportFile[] = [{ kind: 'html', contentType: CONTENT_TYPES.html, bytes: renderHtml(doc) }];
@@ -68,7 +104,17 @@ export async function generateReport(
   const clock = options.clock ?? (() => new Date());
   const now = options.now ?? clock();
   const { definition, scope } = await validateRequest(db, request, now);
+  const { signal } = options;
+  await checkpoint(signal);
 
+  const started = clock();
+  await abortAbandoned(
+    db,
+    request.orgId,
+    AGENT_NAME,
+    new Date(started.getTime() - ABANDONED_AFTER_MS).toISOString(),
+    { completedAt: started.toISOString(), reason: ABANDONED_REASON },
+  );
   const artifactId = await createQueuedArtifact(db, request.orgId, {
     brandId: request.brandId,
     categoryId: request.categoryId,
@@ -84,23 +130,32 @@ export async function generateReport(
   await markRunning(db, request.orgId, artifactId);
 
   try {
-    const { files, evidence } = await render(definition, scope, request, db);
+    await checkpoint(signal);
+    const { files, evidence } = await render(definition, scope, request, db, signal);
+    await checkpoint(signal);
     const store = options.files ?? databaseReportFileStore;
     await inTransaction(db, async (trx) => {
       const bound = store(trx);
       for (const file of files) await bound.put(request.orgId, artifactId, file);
+      await checkpoint(signal);
       await markComplete(trx, request.orgId, artifactId, {
         completedAt: clock().toISOString(),
         evidenceRefsCount: evidence,
       });
     });
-    return { artifactId, status: 'complete', errorMessage: '' };
+    return { artifactId, status: 'complete', errorMessage: '', abortedReason: '' };
   } catch (error) {
     // Inside a caller's transaction the failure is the caller's: rethrown, it rolls back the
     // artifact and any file already written with everything else.
     if (db.isTransaction) throw error;
+    const completedAt = clock().toISOString();
+    if (signal?.aborted) {
+      const reason = interrupted(signal.reason);
+      await markAborted(db, request.orgId, artifactId, { completedAt, reason });
+      return { artifactId, status: 'aborted', errorMessage: '', abortedReason: reason };
+    }
     const message = `Report generation failed: ${error instanceof Error ? error.message : String(error)}`;
-    await markFailed(db, request.orgId, artifactId, { completedAt: clock().toISOString(), message });
-    return { artifactId, status: 'failed', errorMessage: message };
+    await markFailed(db, request.orgId, artifactId, { completedAt, message });
+    return { artifactId, status: 'failed', errorMessage: message, abortedReason: '' };
   }
 }

@@ -35,7 +35,7 @@ import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
-import { formatTable, monitorLogger, parseEngines, parseSamples, print } from './support.ts';
+import { abortOnSignals, formatTable, monitorLogger, parseEngines, parseSamples, print } from './support.ts';
 
 // "none" stays a string: commander turns a parser's null into "".
 function parseBudget(value: string): number | 'none' {
@@ -65,18 +65,12 @@ export function askDeps(db: Db, engines: AskDeps['engines'], config: Config, log
 
 /** Stops taking asks on the first SIGINT or SIGTERM; a second one leaves at once. */
 export function stopOnSignals(log: MonitorLog): AbortController {
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
+  return abortOnSignals((signal) =>
     log.warn(
       { event: 'stopping', signal },
       `${signal}: finishing the asks in flight (again to leave now; unfinished asks are taken up later)`,
-    );
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return controller;
+    ),
+  );
 }
 
 interface RunOptions {

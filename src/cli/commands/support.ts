@@ -184,3 +184,19 @@ export function readStdin(hint: string): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError(hint);
   return readAll(process.stdin);
 }
+
+/**
+ * An AbortController the first SIGINT or SIGTERM aborts (its reason the signal's name), after
+ * `onFirst`; a second one leaves at once with 130.
+ */
+export function abortOnSignals(onFirst?: (signal: NodeJS.Signals) => void): AbortController {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    onFirst?.(signal);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller;
+}
