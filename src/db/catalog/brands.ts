@@ -7,6 +7,7 @@ import {
 } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, findBrand } from './refs.ts';
+import { inCatalogTransaction } from './serialized.ts';
 
 // Creating and editing brands: validated fields, names unique within the
 // organization (ignoring case), external keys unique within it.
@@ -48,26 +49,28 @@ export async function createBrand(db: Db, orgId: number, input: BrandInput): Pro
   const website = input.website === undefined ? '' : validWebsite(input.website);
   const aliases = validAliases(input.aliases ?? [], name);
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
-  await assertNameFree(db, orgId, name);
-  if (externalKey) await assertKeyFree(db, orgId, externalKey);
   const now = new Date().toISOString();
-  const row = await db
-    .insertInto('brands')
-    .values({
-      org_id: orgId,
-      name,
-      website,
-      aliases: JSON.stringify(aliases),
-      status: 'active',
-      is_demo: 0,
-      executive_summary: '',
-      monitoring_interval_hours: 24,
-      created_at: now,
-      updated_at: now,
-      external_key: externalKey,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await inCatalogTransaction(db, orgId, async (trx) => {
+    await assertNameFree(trx, orgId, name);
+    if (externalKey) await assertKeyFree(trx, orgId, externalKey);
+    return trx
+      .insertInto('brands')
+      .values({
+        org_id: orgId,
+        name,
+        website,
+        aliases: JSON.stringify(aliases),
+        status: 'active',
+        is_demo: 0,
+        executive_summary: '',
+        monitoring_interval_hours: 24,
+        created_at: now,
+        updated_at: now,
+        external_key: externalKey,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
   return { id: row.id, orgId, name, website, aliases, status: 'active', externalKey };
 }
 
@@ -79,30 +82,29 @@ export async function updateBrand(db: Db, brand: BrandRecord, changes: BrandChan
     );
   }
   const next: BrandRecord = { ...brand };
-  if (changes.name !== undefined) {
-    next.name = validName(changes.name, 'brand name');
-    await assertNameFree(db, brand.orgId, next.name, brand.id);
-  }
+  if (changes.name !== undefined) next.name = validName(changes.name, 'brand name');
   if (changes.website !== undefined)
     next.website = changes.website.trim() === '' ? '' : validWebsite(changes.website);
   if (changes.aliases !== undefined) next.aliases = validAliases(changes.aliases, next.name);
-  if (changes.externalKey !== undefined) {
-    next.externalKey = validExternalKey(changes.externalKey);
-    await assertKeyFree(db, brand.orgId, next.externalKey, brand.id);
-  }
+  if (changes.externalKey !== undefined) next.externalKey = validExternalKey(changes.externalKey);
   if (changes.status !== undefined) next.status = changes.status;
-  await db
-    .updateTable('brands')
-    .set({
-      name: next.name,
-      website: next.website,
-      aliases: JSON.stringify(next.aliases),
-      external_key: next.externalKey,
-      status: next.status,
-      updated_at: new Date().toISOString(),
-    })
-    .where('org_id', '=', brand.orgId)
-    .where('id', '=', brand.id)
-    .execute();
+  await inCatalogTransaction(db, brand.orgId, async (trx) => {
+    if (changes.name !== undefined) await assertNameFree(trx, brand.orgId, next.name, brand.id);
+    if (next.externalKey !== null && changes.externalKey !== undefined)
+      await assertKeyFree(trx, brand.orgId, next.externalKey, brand.id);
+    await trx
+      .updateTable('brands')
+      .set({
+        name: next.name,
+        website: next.website,
+        aliases: JSON.stringify(next.aliases),
+        external_key: next.externalKey,
+        status: next.status,
+        updated_at: new Date().toISOString(),
+      })
+      .where('org_id', '=', brand.orgId)
+      .where('id', '=', brand.id)
+      .execute();
+  });
   return next;
 }

@@ -1,6 +1,7 @@
 import { validExternalKey, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
+import { inCatalogTransaction } from './serialized.ts';
 
 // Creating a category under a brand: the brand must be live (not archived or merged), the name
 // unique among the brand's categories (ignoring case), the key unique in the organization.
@@ -25,34 +26,38 @@ export async function createCategory(
   const description = (input.description ?? '').trim();
   if (description.length > 2000) throw new CatalogError('the description must be at most 2000 characters');
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
-  const clash = await db
-    .selectFrom('categories')
-    .select(['id', 'name'])
-    .where('org_id', '=', brand.orgId)
-    .where('brand_id', '=', brand.id)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
-    .executeTakeFirst();
-  if (clash)
-    throw new CatalogError(`brand ${brand.id} already has a category named "${clash.name}" (id ${clash.id})`);
-  if (externalKey) {
-    const used = await findCategory(db, brand.orgId, externalKey);
-    if (used)
+  const row = await inCatalogTransaction(db, brand.orgId, async (trx) => {
+    const clash = await trx
+      .selectFrom('categories')
+      .select(['id', 'name'])
+      .where('org_id', '=', brand.orgId)
+      .where('brand_id', '=', brand.id)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .executeTakeFirst();
+    if (clash)
       throw new CatalogError(
-        `the key "${externalKey}" is already used by category ${used.id} (${used.name})`,
+        `brand ${brand.id} already has a category named "${clash.name}" (id ${clash.id})`,
       );
-  }
-  const row = await db
-    .insertInto('categories')
-    .values({
-      org_id: brand.orgId,
-      brand_id: brand.id,
-      name,
-      description,
-      is_archived: 0,
-      created_at: new Date().toISOString(),
-      external_key: externalKey,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+    if (externalKey) {
+      const used = await findCategory(trx, brand.orgId, externalKey);
+      if (used)
+        throw new CatalogError(
+          `the key "${externalKey}" is already used by category ${used.id} (${used.name})`,
+        );
+    }
+    return trx
+      .insertInto('categories')
+      .values({
+        org_id: brand.orgId,
+        brand_id: brand.id,
+        name,
+        description,
+        is_archived: 0,
+        created_at: new Date().toISOString(),
+        external_key: externalKey,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
   return { id: row.id, orgId: brand.orgId, brandId: brand.id, name, isArchived: false, externalKey };
 }

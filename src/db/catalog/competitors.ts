@@ -4,6 +4,7 @@ import { validAliases, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import type { CompetitorCandidatesTable } from '../types.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord } from './refs.ts';
+import { inCatalogTransaction } from './serialized.ts';
 
 // A category's tracked competitors. The canonical key (analyzer/names.ts) is the competitor's
 // identity: "Monday.com" and "monday.com inc" are one competitor. Adding a competitor retires it
@@ -38,38 +39,41 @@ export async function addCompetitor(
   if (!key) throw new CatalogError(`"${name}" has no letters or digits to identify it by`);
   if (key === canonicalKey(brand.name))
     throw new CatalogError(`"${name}" is the brand itself, not a competitor`);
-  const clash = await db
-    .selectFrom('competitors')
-    .select(['id', 'canonical_name'])
-    .where('org_id', '=', category.orgId)
-    .where('category_id', '=', category.id)
-    .where('canonical_key', '=', key)
-    .executeTakeFirst();
-  if (clash) {
-    throw new CatalogError(
-      `category ${category.id} already tracks "${clash.canonical_name}" (competitor ${clash.id})`,
-    );
-  }
-  const row = await db
-    .insertInto('competitors')
-    .values({
-      org_id: category.orgId,
-      brand_id: category.brandId,
-      category_id: category.id,
-      name,
-      canonical_key: key,
-      canonical_name: name,
-      aliases: JSON.stringify(aliases),
-      created_at: new Date().toISOString(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .deleteFrom('competitor_candidates')
-    .where('org_id', '=', category.orgId)
-    .where('category_id', '=', category.id)
-    .where('canonical_key', '=', key)
-    .execute();
+  const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
+    const clash = await trx
+      .selectFrom('competitors')
+      .select(['id', 'canonical_name'])
+      .where('org_id', '=', category.orgId)
+      .where('category_id', '=', category.id)
+      .where('canonical_key', '=', key)
+      .executeTakeFirst();
+    if (clash) {
+      throw new CatalogError(
+        `category ${category.id} already tracks "${clash.canonical_name}" (competitor ${clash.id})`,
+      );
+    }
+    const inserted = await trx
+      .insertInto('competitors')
+      .values({
+        org_id: category.orgId,
+        brand_id: category.brandId,
+        category_id: category.id,
+        name,
+        canonical_key: key,
+        canonical_name: name,
+        aliases: JSON.stringify(aliases),
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .deleteFrom('competitor_candidates')
+      .where('org_id', '=', category.orgId)
+      .where('category_id', '=', category.id)
+      .where('canonical_key', '=', key)
+      .execute();
+    return inserted;
+  });
   return { id: row.id, categoryId: category.id, name, canonicalKey: key, aliases };
 }
 

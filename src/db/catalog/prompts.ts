@@ -9,6 +9,7 @@ import {
   findPrompt,
   type PromptRecord,
 } from './refs.ts';
+import { inCatalogTransaction } from './serialized.ts';
 
 // Prompts, one at a time or from a file. A file is all or nothing: every row is checked against the
 // database first, and only a file without problems is written, in one transaction. Re-importing
@@ -83,13 +84,15 @@ export async function createPrompt(
   const text = validPromptText(input.text);
   const key = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
   const monitored = input.monitored ?? true;
-  const same = await findPromptByText(db, category, text);
-  if (same) throw new CatalogError(`category ${category.id} already has this prompt (id ${same.id})`);
-  if (key) {
-    const used = await findPrompt(db, category.orgId, key);
-    if (used) throw new CatalogError(`the key "${key}" is already used by prompt ${used.id}`);
-  }
-  const row = await insertPrompt(db, category, text, key, monitored);
+  const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
+    const same = await findPromptByText(trx, category, text);
+    if (same) throw new CatalogError(`category ${category.id} already has this prompt (id ${same.id})`);
+    if (key) {
+      const used = await findPrompt(trx, category.orgId, key);
+      if (used) throw new CatalogError(`the key "${key}" is already used by prompt ${used.id}`);
+    }
+    return insertPrompt(trx, category, text, key, monitored);
+  });
   return {
     id: row.id,
     orgId: category.orgId,
@@ -184,7 +187,7 @@ export async function importPrompts(
   rows: readonly PromptRow[],
   fallback: CategoryRecord | null,
 ): Promise<PromptImportResult> {
-  return db.transaction().execute(async (trx) => {
+  return inCatalogTransaction(db, orgId, async (trx) => {
     const planned = await plan(trx, orgId, rows, fallback);
     const result: PromptImportResult = { created: 0, updated: 0, unchanged: 0 };
     for (const p of planned) {
