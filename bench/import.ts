@@ -173,6 +173,7 @@ async function benchmark(label: string, databaseUrl: string): Promise<void> {
       apiAccess: true,
       timezone: 'UTC',
     });
+    if (!org) throw new Error('the bench database already has an organization "bench"');
     const brand = await createBrand(db, org.id, { name: BRAND, website: 'https://acmeflow.com' });
     const category = await createCategory(db, brand, { name: 'CRM' });
     for (let p = 0; p < PROMPTS; p++)

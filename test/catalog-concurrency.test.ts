@@ -5,6 +5,7 @@ import { createCategory } from '../src/db/catalog/categories.ts';
 import { addCompetitor } from '../src/db/catalog/competitors.ts';
 import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
 import { CatalogError } from '../src/db/catalog/refs.ts';
+import { createOrganization } from '../src/db/organizations.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
 import { runCli } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
@@ -13,7 +14,7 @@ import { insertOrg } from './support/fixtures.ts';
 // The catalog's names are unique by the writers' own check (a prompt's text is too long for an
 // index), so the same name added several times at once, by several promises or several
 // processes, must be stored once: the others are refused by name, as a second add after the first
-// would be.
+// would be. An organization's slug has an index: the insert itself says it was taken.
 
 let ctx: TestContext;
 let orgId: number;
@@ -128,5 +129,28 @@ describe('the same catalog name added several times at once', () => {
       .where('text', '=', 'Best docs tool?')
       .execute();
     assert.equal(stored.length, 1);
+  });
+
+  it('an organization slug created several times at once: one, the rest refused in words', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        createOrganization(ctx.dbs.primary, {
+          slug: 'initech',
+          name: 'Initech',
+          plan: 'free',
+          apiAccess: false,
+          timezone: 'UTC',
+        }),
+      ),
+    );
+    assert.equal(created.filter((o) => o !== undefined).length, 1);
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        runCli(ctx.config.databaseUrl, 'orgs', 'create', '--slug', 'hooli', '--name', 'Hooli'),
+      ),
+    );
+    assert.deepEqual(runs.map((r) => r.status).sort(), [0, 1, 1, 1], runs.map((r) => r.stderr).join(''));
+    for (const run of runs.filter((r) => r.status === 1))
+      assert.equal(run.stderr, 'sightline: an organization with slug "hooli" already exists\n');
   });
 });

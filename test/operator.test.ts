@@ -59,6 +59,7 @@ describe('operator set-up and import through the CLI', () => {
       apiAccess: true,
       timezone: 'UTC',
     });
+    assert.ok(org);
     key = await mintKey(ctx.dbs.primary, org.id);
   });
   after(() => ctx.close());

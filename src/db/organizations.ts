@@ -48,10 +48,11 @@ export async function findOrganizationBySlug(db: Db, slug: string): Promise<Orga
   return row ? toOrganization(row) : undefined;
 }
 
+/** The new organization; undefined when one has the slug already (checked by the insert itself). */
 export async function createOrganization(
   db: Db,
   input: { slug: string; name: string; plan: Plan; apiAccess: boolean; timezone: string },
-): Promise<Organization> {
+): Promise<Organization | undefined> {
   const row = await db
     .insertInto('organizations')
     .values({
@@ -63,9 +64,10 @@ export async function createOrganization(
       free_report_used: 0,
       created_at: new Date().toISOString(),
     })
+    .onConflict((oc) => oc.column('slug').doNothing())
     .returningAll()
-    .executeTakeFirstOrThrow();
-  return toOrganization(row);
+    .executeTakeFirst();
+  return row && toOrganization(row);
 }
 
 export async function updateOrganization(

@@ -66,16 +66,15 @@ export function register(program: Command): void {
   for (const option of settingOptions()) create.addOption(option);
   create.action(async (options: SettingsOptions & { slug: string; name: string }) => {
     const org = await withDatabase(async (db) => {
-      if (await findOrganizationBySlug(db, options.slug)) {
-        throw new Error(`an organization with slug "${options.slug}" already exists`);
-      }
-      return createOrganization(db, {
+      const created = await createOrganization(db, {
         slug: options.slug,
         name: options.name,
         plan: options.plan ?? 'free',
         apiAccess: options.apiAccess === 'on',
         timezone: options.timezone ?? 'UTC',
       });
+      if (!created) throw new Error(`an organization with slug "${options.slug}" already exists`);
+      return created;
     });
     print(`Created organization ${org.slug} (${describe(org)}).`);
     addOnHint(org);
