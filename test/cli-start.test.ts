@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { connectDatabases } from '../src/db/connect.ts';
 import { assertFails, configFor, KEY, MAIN, type Sandbox, sandbox } from './support/cli.ts';
@@ -133,6 +134,32 @@ describe('sightline start and demo seed', () => {
       assert.equal(other.cli('migrate').status, 0);
       assert.equal(other.cli('orgs', 'create', '--slug', 'acme', '--name', 'Someone else').status, 0);
       assertFails(other.cli('demo', 'seed'), 1, /organization "acme" already exists/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a write kept waiting past the busy timeout by another process says the database is busy, in one line', async () => {
+    const other = await sandbox();
+    try {
+      assert.equal(other.cli('migrate').status, 0);
+      // Another process's long write (a demo seed, a large import) holds SQLite's write lock.
+      const writer = new DatabaseSync(other.services.overrides.databaseUrl.slice('sqlite:'.length));
+      writer.exec('begin immediate');
+      try {
+        assertFails(
+          other.cli('orgs', 'create', '--slug', 'acme', '--name', 'Acme'),
+          1,
+          /^sightline: the database is busy: another process has been writing to it for more than 5 s \(an import, a demo seed, a migration\); run this again once it has finished$/,
+        );
+      } finally {
+        writer.exec('rollback');
+        writer.close();
+      }
+      assert.equal(
+        other.cli('orgs', 'list').stdout,
+        'No organizations yet. Create one with: npx sightline orgs create --slug SLUG --name NAME\n',
+      );
     } finally {
       await other.close();
     }

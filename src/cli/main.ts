@@ -31,6 +31,14 @@ if (word !== undefined && !COMMANDS.has(word) && !helpAsked) {
   await registerGroups(program, COMMANDS.get(word ?? ''));
 }
 
+/** node:sqlite's SQLITE_BUSY: another connection held the write lock past the busy timeout. */
+function isSqliteBusy(error: unknown): boolean {
+  return (
+    (error as { code?: unknown; errcode?: unknown } | null)?.code === 'ERR_SQLITE_ERROR' &&
+    (error as { errcode?: unknown }).errcode === 5
+  );
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
@@ -44,7 +52,11 @@ try {
     }
     process.exit(2);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = isSqliteBusy(error)
+    ? 'the database is busy: another process has been writing to it for more than 5 s (an import, a demo seed, a migration); run this again once it has finished'
+    : error instanceof Error
+      ? error.message
+      : String(error);
   process.stderr.write(`sightline: ${message.split('\n')[0]}\n`);
   process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
 }
