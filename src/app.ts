@@ -62,7 +62,10 @@ function loggerOptions(config: Config, given: BuildOptions['logger']): FastifySe
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const dbs = options.databases ?? connectDatabases(config);
+  // The service writes only bookkeeping (keys' last use), and on SQLite waiting for another
+  // process's write lock (a long import holds it for minutes) would stall every request: such a
+  // write fails at once and is tried again later (auth/last-use.ts).
+  const dbs = options.databases ?? connectDatabases(config, { waitForWriters: false });
 
   const app = Fastify({
     logger: loggerOptions(config, options.logger),

@@ -41,7 +41,10 @@ export function lastUseRecorder(db: Db): LastUseRecorder {
     record(key, at) {
       if (key.lastUsedAt === null && !firstWritten.has(key.id)) {
         firstWritten.add(key.id);
-        touchKeysLastUsed(db, [[key.id, at]]).catch(() => firstWritten.delete(key.id));
+        touchKeysLastUsed(db, [[key.id, at]]).catch(() => {
+          // The database is busy (another process writing): written with the next interval's.
+          if (!kept.has(key.id)) kept.set(key.id, at);
+        });
         return;
       }
       kept.set(key.id, at);

@@ -78,14 +78,16 @@ interface Dialects {
 const postgresModule = () =>
   createRequire(import.meta.url)('./postgres/pool.ts') as typeof import('./postgres/pool.ts');
 
-function dialects(config: DatabaseConfig, monitor: DatabaseMonitor): Dialects {
+function dialects(config: DatabaseConfig, monitor: DatabaseMonitor, options: ConnectOptions): Dialects {
   if (config.databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(config.databaseUrl);
     // Readers are processes; more of them than cores only adds contention.
     const readers = Math.max(1, Math.min(config.databasePoolSize, availableParallelism()));
     return {
       dialect: 'sqlite',
-      primary: inProcessSqliteDialect(openSqlite(path)),
+      primary: inProcessSqliteDialect(
+        openSqlite(path, options.waitForWriters === false ? { writeWaitMs: 0 } : {}),
+      ),
       read: readerPoolSqliteDialect(
         path,
         readers,
@@ -120,9 +122,17 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor): Dialects {
   };
 }
 
-export function connectDatabases(config: DatabaseConfig): Databases {
+export interface ConnectOptions {
+  /**
+   * false: on SQLite, a write finding another process's write lock fails at once (SQLITE_BUSY)
+   * instead of waiting up to 5 s, a wait that blocks this process's event loop.
+   */
+  waitForWriters?: boolean;
+}
+
+export function connectDatabases(config: DatabaseConfig, options: ConnectOptions = {}): Databases {
   const monitor = new DatabaseMonitor();
-  const chosen = dialects(config, monitor);
+  const chosen = dialects(config, monitor, options);
   const primary = new Kysely<Database>({
     dialect: interceptDialect(chosen.primary, monitor.track('primary', chosen.sizes.primary)),
   });

@@ -7,14 +7,15 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 /**
- * Opens a SQLite file with the settings every connection of ours uses.
+ * Opens a SQLite file with the settings every connection of ours uses. `writeWaitMs`: how long a
+ * write waits for another process's write lock (5 s by default; the wait blocks the thread).
  * @param {string} path
- * @param {{ queryOnly?: boolean }} [options]
+ * @param {{ queryOnly?: boolean; writeWaitMs?: number }} [options]
  * @returns {DatabaseSync}
  */
 export function openSqlite(path, options = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5000 });
+  const db = new DatabaseSync(path, { timeout: options.writeWaitMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
