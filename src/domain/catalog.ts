@@ -9,12 +9,13 @@ export class InvalidInput extends Error {
   override name = 'InvalidInput';
 }
 
-function hasControlCharacter(text: string): boolean {
+/** The code of the first control character (C0 or DEL) in `text`, or undefined. */
+function controlCharacter(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 32 || code === 127) return true;
+    if (code < 32 || code === 127) return code;
   }
-  return false;
+  return undefined;
 }
 
 /** A display name: trimmed, 1–200 characters, one line. */
@@ -23,7 +24,8 @@ export function validName(value: string, what = 'name'): string {
   if (!name) throw new InvalidInput(`the ${what} must not be empty`);
   if (name.length > 200)
     throw new InvalidInput(`the ${what} must be at most 200 characters (got ${name.length})`);
-  if (hasControlCharacter(value.trim())) throw new InvalidInput(`the ${what} must be a single line of text`);
+  if (controlCharacter(value.trim()) !== undefined)
+    throw new InvalidInput(`the ${what} must be a single line of text`);
   return name;
 }
 
@@ -98,9 +100,9 @@ export function validPromptText(value: string): string {
   if (text.includes('\u0000'))
     throw new InvalidInput('the prompt text must not contain the NUL character (\\u0000)');
   // Sent to the engines and printed by the CLI: a terminal would act on an escape or a bell.
-  const control = /[\u0001-\u001f\u007f]/.exec(text)?.[0];
-  if (control) {
-    const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  const control = controlCharacter(text);
+  if (control !== undefined) {
+    const code = control.toString(16).toUpperCase().padStart(4, '0');
     throw new InvalidInput(`the prompt text must not contain a control character (U+${code})`);
   }
   if (text.length > 2000)
