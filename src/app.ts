@@ -65,7 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The service writes only bookkeeping (keys' last use), and on SQLite waiting for another
   // process's write lock (a long import holds it for minutes) would stall every request: such a
   // write fails at once and is tried again later (auth/last-use.ts).
-  const dbs = options.databases ?? connectDatabases(config, { waitForWriters: false });
+  const dbs = options.databases ?? connectDatabases(config, { sqliteWriters: 'fail' });
 
   const app = Fastify({
     logger: loggerOptions(config, options.logger),

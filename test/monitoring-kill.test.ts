@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAIN } from './support/cli.ts';
-import { createTestContext, type TestContext } from './support/context.ts';
-import { insertOrg } from './support/fixtures.ts';
+import type { TestContext } from './support/context.ts';
 import {
   type Fakes,
   type MonitoredBrand,
-  monitoredBrand,
+  monitoringScene,
   promptOf,
-  startFakes,
+  spawnMonitorRun,
 } from './support/monitoring.ts';
 
 // `sightline monitor run` killed with SIGKILL mid-run, then run again: the second process resumes
@@ -27,45 +25,18 @@ let ctx: TestContext;
 let fakes: Fakes;
 let brand: MonitoredBrand;
 
+let close: () => Promise<void>;
+
 before(async () => {
-  ctx = await createTestContext();
-  fakes = await startFakes();
-  brand = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'), 4);
+  ({ ctx, fakes, brand, close } = await monitoringScene(4));
 });
-after(async () => {
-  await fakes.close();
-  await ctx.close();
-});
+after(() => close());
 
 function monitorRun(): { child: ChildProcess; stdout: () => string; stderr: () => string } {
-  const child = spawn(
-    process.execPath,
-    [
-      MAIN,
-      'monitor',
-      'run',
-      '--org',
-      'acme',
-      '--brand',
-      String(brand.brandId),
-      '--engines',
-      'chatgpt',
-      '--concurrency',
-      '2',
-    ],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: ctx.config.databaseUrl,
-        LOG_LEVEL: 'info',
-        ...fakes.env,
-        SIGHTLINE_MONITOR_LEASE_MS: '1500',
-        // Long enough that no held request times out and is retried while the test watches.
-        SIGHTLINE_CHATGPT_TIMEOUT_MS: '600000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnMonitorRun(ctx.config.databaseUrl, fakes, brand, {
+    logLevel: 'info',
+    args: ['--concurrency', '2'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk) => {

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import manifest from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
+import { isSqliteBusy } from '../db/sqlite/busy.ts';
 import { UsageError } from './errors.ts';
 import { COMMANDS, registerGroups } from './groups.ts';
 
@@ -29,14 +30,6 @@ if (word !== undefined && !COMMANDS.has(word) && !helpAsked) {
   for (const name of COMMANDS.keys()) program.command(name);
 } else {
   await registerGroups(program, COMMANDS.get(word ?? ''));
-}
-
-/** node:sqlite's SQLITE_BUSY: another connection held the write lock past the busy timeout. */
-function isSqliteBusy(error: unknown): boolean {
-  return (
-    (error as { code?: unknown; errcode?: unknown } | null)?.code === 'ERR_SQLITE_ERROR' &&
-    (error as { errcode?: unknown }).errcode === 5
-  );
 }
 
 try {

@@ -3,7 +3,7 @@
 // organization named by --org.
 import { InvalidArgumentError } from 'commander';
 import { type OrganizationRef, requireOrganization } from '../db/catalog/refs.ts';
-import type { Db } from '../db/connect.ts';
+import type { ConnectOptions, Db } from '../db/connect.ts';
 import {
   InvalidInput,
   parseRef,
@@ -45,6 +45,7 @@ export function parseLimit(value: string): number {
 export function withOrganization<T>(
   slug: string,
   fn: (db: Db, org: OrganizationRef) => Promise<T>,
+  options: ConnectOptions = {},
 ): Promise<T> {
   return withDatabase(async (db) => {
     try {
@@ -53,5 +54,5 @@ export function withOrganization<T>(
       if (error instanceof InvalidInput) throw new UsageError(error.message);
       throw error;
     }
-  });
+  }, options);
 }

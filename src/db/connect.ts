@@ -85,9 +85,13 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor, options: Con
     const readers = Math.max(1, Math.min(config.databasePoolSize, availableParallelism()));
     return {
       dialect: 'sqlite',
-      primary: inProcessSqliteDialect(
-        openSqlite(path, options.waitForWriters === false ? { writeWaitMs: 0 } : {}),
-      ),
+      primary:
+        options.sqliteWriters === 'fail' || options.sqliteWriters === 'yield'
+          ? inProcessSqliteDialect(
+              openSqlite(path, { writeWaitMs: 0 }),
+              options.sqliteWriters === 'yield' ? YIELD_FOR_WRITERS_MS : 0,
+            )
+          : inProcessSqliteDialect(openSqlite(path)),
       read: readerPoolSqliteDialect(
         path,
         readers,
@@ -98,7 +102,10 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor, options: Con
       sqliteVersion: sqliteDataVersion(path),
     };
   }
-  const sizes = { primary: primaryPoolSize(config.databasePoolSize), read: config.databasePoolSize };
+  const sizes = {
+    primary: Math.max(primaryPoolSize(config.databasePoolSize), options.primaryConnections ?? 0),
+    read: config.databasePoolSize,
+  };
   const { postgresDialect } = postgresModule();
   return {
     dialect: 'postgres',
@@ -122,12 +129,24 @@ function dialects(config: DatabaseConfig, monitor: DatabaseMonitor, options: Con
   };
 }
 
+/** How long a process that yields waits for another's write (a large import takes minutes). */
+const YIELD_FOR_WRITERS_MS = 15 * 60_000;
+
 export interface ConnectOptions {
   /**
-   * false: on SQLite, a write finding another process's write lock fails at once (SQLITE_BUSY)
-   * instead of waiting up to 5 s, a wait that blocks this process's event loop.
+   * On SQLite, what a write does that finds another process's write lock (an import holds it while
+   * it runs): `wait` (default) up to 5 s with the thread blocked, which costs a command nothing;
+   * `fail` at once (SQLITE_BUSY), for the service, whose writes are bookkeeping and whose every
+   * request a blocked thread would stall; `yield`: tried again up to 15 minutes without blocking,
+   * for monitoring, whose answers in flight are paid for.
    */
-  waitForWriters?: boolean;
+  sqliteWriters?: 'wait' | 'fail' | 'yield';
+  /**
+   * PostgreSQL: connections the primary pool holds at least. Each write waiting on another
+   * transaction's locks (an import's, for as long as it runs) keeps its connection; a process
+   * with this many writes in flight needs room beside them, or its other work fails to get one.
+   */
+  primaryConnections?: number;
 }
 
 export function connectDatabases(config: DatabaseConfig, options: ConnectOptions = {}): Databases {

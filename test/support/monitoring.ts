@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Registry } from 'prom-client';
 import { type EngineName, loadConfig } from '../../src/config.ts';
 import { createBrand } from '../../src/db/catalog/brands.ts';
@@ -8,7 +9,10 @@ import type { Db } from '../../src/db/connect.ts';
 import type { AskDeps, MonitorLog } from '../../src/monitoring/asks.ts';
 import { createEngines } from '../../src/monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../../src/monitoring/engines/metrics.ts';
+import { MAIN } from './cli.ts';
+import { createTestContext, type TestContext } from './context.ts';
 import { type FakeVendor, PROMPT, startFakeVendor } from './fake-engines.ts';
+import { insertOrg } from './fixtures.ts';
 
 // A monitored brand and the engines that ask it, against local fakes of the vendors' APIs: the
 // only stand-in in the monitoring tests is the answer engine itself.
@@ -115,5 +119,62 @@ export function askDeps(
     clock: () => new Date(),
     log,
     configured: new Set(engines.keys()),
+  };
+}
+
+/**
+ * `sightline monitor run` for the acme organization's `brand` on ChatGPT's fake, as a child
+ * process: leases short enough to run out while a test watches, and engine requests that never
+ * time out while the fake holds them.
+ */
+export function spawnMonitorRun(
+  databaseUrl: string,
+  fakes: Fakes,
+  brand: MonitoredBrand,
+  options: { logLevel: string; args?: string[] },
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      MAIN,
+      'monitor',
+      'run',
+      '--org',
+      'acme',
+      '--brand',
+      String(brand.brandId),
+      '--engines',
+      'chatgpt',
+      ...(options.args ?? []),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: options.logLevel,
+        ...fakes.env,
+        SIGHTLINE_MONITOR_LEASE_MS: '1500',
+        SIGHTLINE_CHATGPT_TIMEOUT_MS: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+/** A test database holding the acme organization's monitored brand, and the vendors' fakes. */
+export async function monitoringScene(
+  prompts: number,
+): Promise<{ ctx: TestContext; fakes: Fakes; brand: MonitoredBrand; close(): Promise<void> }> {
+  const ctx = await createTestContext();
+  const fakes = await startFakes();
+  const brand = await monitoredBrand(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'), prompts);
+  return {
+    ctx,
+    fakes,
+    brand,
+    close: async () => {
+      await fakes.close();
+      await ctx.close();
+    },
   };
 }

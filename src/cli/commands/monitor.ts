@@ -94,47 +94,52 @@ async function runNow(options: RunOptions): Promise<void> {
   const engineOptions: EngineOptions = { logger: log };
   const engines = createEngines(config.engines, engineOptions);
   const controller = stopOnSignals(log);
-  const outcome = await withOrganization(options.org, async (db: Db, org) => {
-    const brand = await requireBrand(db, org.id, options.brand, org.slug);
-    const category =
-      options.category === undefined
-        ? undefined
-        : await requireCategory(db, org.id, options.category, org.slug, brand);
-    const monitoring = await findBrandMonitoring(db, org.id, brand.id);
-    if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
-    const deps = askDeps(db, engines, config, log);
-    let runs: Awaited<ReturnType<typeof planRuns>>;
-    try {
-      runs = await planRuns(
-        db,
-        monitoring,
-        { categoryIds: category && [category.id], engines: options.engines, samples: options.samples },
-        new Set(engines.keys()),
-        new Date(),
+  const outcome = await withOrganization(
+    options.org,
+    async (db: Db, org) => {
+      const brand = await requireBrand(db, org.id, options.brand, org.slug);
+      const category =
+        options.category === undefined
+          ? undefined
+          : await requireCategory(db, org.id, options.category, org.slug, brand);
+      const monitoring = await findBrandMonitoring(db, org.id, brand.id);
+      if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
+      const deps = askDeps(db, engines, config, log);
+      let runs: Awaited<ReturnType<typeof planRuns>>;
+      try {
+        runs = await planRuns(
+          db,
+          monitoring,
+          { categoryIds: category && [category.id], engines: options.engines, samples: options.samples },
+          new Set(engines.keys()),
+          new Date(),
+        );
+      } catch (error) {
+        if (error instanceof MonitoringError) throw new UsageError(error.message);
+        throw error;
+      }
+      logPlanned(deps, brand.id, runs);
+      const runIds = runs.map((r) => r.runId);
+      const ended = async () => {
+        for (const id of runIds) if ((await findMonitorRun(db, id))?.status === 'running') return false;
+        return true;
+      };
+      await runAsks(deps, {
+        runIds,
+        concurrency: options.concurrency ?? config.monitor.concurrency,
+        pollMs: Math.min(config.monitor.pollMs, 500),
+        done: ended,
+        signal: controller.signal,
+      });
+      return Promise.all(
+        runIds.map(
+          async (id) => (await findMonitorRun(db, id)) ?? { id, status: 'missing', statusReason: null },
+        ),
       );
-    } catch (error) {
-      if (error instanceof MonitoringError) throw new UsageError(error.message);
-      throw error;
-    }
-    logPlanned(deps, brand.id, runs);
-    const runIds = runs.map((r) => r.runId);
-    const ended = async () => {
-      for (const id of runIds) if ((await findMonitorRun(db, id))?.status === 'running') return false;
-      return true;
-    };
-    await runAsks(deps, {
-      runIds,
-      concurrency: options.concurrency ?? config.monitor.concurrency,
-      pollMs: Math.min(config.monitor.pollMs, 500),
-      done: ended,
-      signal: controller.signal,
-    });
-    return Promise.all(
-      runIds.map(
-        async (id) => (await findMonitorRun(db, id)) ?? { id, status: 'missing', statusReason: null },
-      ),
-    );
-  });
+    },
+    // As the worker's (worker.ts): answers wait for another process's write without blocking.
+    { sqliteWriters: 'yield', primaryConnections: (options.concurrency ?? config.monitor.concurrency) + 2 },
+  );
   for (const run of outcome) print(String(run.id));
   const stopped = outcome.find((r) => r.status !== 'completed');
   if (controller.signal.aborted && stopped) {

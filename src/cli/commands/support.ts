@@ -5,7 +5,7 @@ import { text as readAll } from 'node:stream/consumers';
 import { InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
-import { connectDatabases, type Db } from '../../db/connect.ts';
+import { type ConnectOptions, connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
 import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
 import { MAX_SAMPLES } from '../../monitoring/settings.ts';
@@ -18,10 +18,13 @@ import { UsageError } from '../errors.ts';
  */
 export async function withDatabase<T>(
   fn: (db: Db, config: Config) => Promise<T>,
-  options: { schema?: 'migrate' | 'require' | 'ignore' } = {},
+  options: { schema?: 'migrate' | 'require' | 'ignore' } & ConnectOptions = {},
 ): Promise<T> {
   const config = loadConfig();
-  const dbs = connectDatabases(config);
+  const dbs = connectDatabases(config, {
+    sqliteWriters: options.sqliteWriters,
+    primaryConnections: options.primaryConnections,
+  });
   try {
     if (options.schema === 'migrate') await migrateToLatest(dbs.primary);
     else if (options.schema !== 'ignore') await requireSchema(dbs.primary);

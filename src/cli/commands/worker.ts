@@ -41,18 +41,24 @@ export function register(program: Command): void {
       const metrics =
         metricsPort === 0 ? undefined : await startMetricsServer(registry, metricsPort, config.metricsHost);
       const controller = stopOnSignals(log);
+      const concurrency = options.concurrency ?? config.monitor.concurrency;
       try {
-        await withDatabase(async (db) =>
-          runWorker(
-            askDeps(db, engines, config, log),
-            {
-              queueDatabaseUrl: config.databaseUrl.startsWith('sqlite:') ? undefined : config.databaseUrl,
-              concurrency: options.concurrency ?? config.monitor.concurrency,
-              pollMs: config.monitor.pollMs,
-              configured: new Set(engines.keys()),
-            },
-            controller.signal,
-          ),
+        await withDatabase(
+          async (db) =>
+            runWorker(
+              askDeps(db, engines, config, log),
+              {
+                queueDatabaseUrl: config.databaseUrl.startsWith('sqlite:') ? undefined : config.databaseUrl,
+                concurrency,
+                pollMs: config.monitor.pollMs,
+                configured: new Set(engines.keys()),
+              },
+              controller.signal,
+            ),
+          // An import beside it holds SQLite's write lock, or rows its writes need, for minutes:
+          // its answers, paid for, wait for it without holding up the asks in flight or the rest
+          // (each ask's store, the leases' heartbeat and the queue's reads have a connection).
+          { sqliteWriters: 'yield', primaryConnections: concurrency + 2 },
         );
       } finally {
         metrics?.close();
