@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import type { TestContext } from './support/context.ts';
 import { type Fakes, type MonitoredBrand, monitoringScene, spawnMonitorRun } from './support/monitoring.ts';
+import { holdingWrites } from './support/write-lock.ts';
 
 // `sightline monitor run` while another process holds a long write (an import keeps its
 // transaction open for as long as it runs): the answers that arrive meanwhile, paid for, wait for
@@ -25,26 +24,6 @@ before(async () => {
 });
 after(() => close());
 
-/** Holds the write lock an import would (SQLite), or the table an import writes (PostgreSQL). */
-async function holdingWrites(work: () => Promise<void>): Promise<void> {
-  const url = ctx.config.databaseUrl;
-  if (url.startsWith('sqlite:')) {
-    const writer = new DatabaseSync(url.slice('sqlite:'.length));
-    writer.exec('begin immediate');
-    try {
-      await work();
-    } finally {
-      writer.exec('rollback');
-      writer.close();
-    }
-    return;
-  }
-  await ctx.dbs.primary.transaction().execute(async (trx) => {
-    await sql`lock table responses in share row exclusive mode`.execute(trx);
-    await work();
-  });
-}
-
 it("stores the answers that arrive during another process's long write once it ends, asking each once", async () => {
   fakes.chatgpt.script({ kind: 'hold' }, { kind: 'hold' });
   const child = spawnMonitorRun(ctx.config.databaseUrl, fakes, brand, { logLevel: 'warn' });
@@ -58,7 +37,7 @@ it("stores the answers that arrive during another process's long write once it e
     assert.ok(Date.now() < deadline, `the asks never reached the engine: ${stderr}`);
     await sleep(20);
   }
-  await holdingWrites(async () => {
+  await holdingWrites(ctx, async () => {
     // The answers arrive while the other write goes on, and longer than SQLite's busy timeout.
     fakes.chatgpt.release();
     await sleep(HELD_MS);

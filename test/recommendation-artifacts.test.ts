@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Insertable } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/connect.ts';
@@ -9,10 +12,11 @@ import { InvalidInput } from '../src/domain/catalog.ts';
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../src/domain/recommendation-evidence.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { artifactId, draftArtifacts, draftEngine, draftInputs } from '../src/recommendations/artifacts.ts';
-import { runCli } from './support/cli.ts';
+import { MAIN, runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { ANSWER, type FakeVendor, PAGES, startFakeVendor } from './support/fake-engines.ts';
 import { BrandFixture, insertOrg, insertRecommendationArtifact, mintKey } from './support/fixtures.ts';
+import { holdingWrites } from './support/write-lock.ts';
 
 // Drafted artifacts of recommendations: the exact text the simulated engine and the templates
 // write from a small fixture, a vendor engine through its SDK against a local fake (answers,
@@ -467,6 +471,49 @@ describe('sightline recommendations draft', () => {
       `Drafted the outreach_note of recommendation ${uuid(40)} by simulated (outreach-note@2).\n${id}\n`,
     );
     assert.equal((await artifactsOf(40))[0]?.body, SIMULATED_NOTE);
+  });
+
+  it("keeps a paid draft that arrives during another process's long write, asking once", async () => {
+    await rec(acme, 43, 'content_gap', GAP);
+    const sent = claudeFake.requests.length;
+    claudeFake.script({ kind: 'hold' });
+    const child = spawn(
+      process.execPath,
+      [MAIN, 'recommendations', 'draft', uuid(43), '--engine', 'claude'],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: ctx.config.databaseUrl,
+          LOG_LEVEL: 'silent',
+          ANTHROPIC_API_KEY: CLAUDE_KEY,
+          ANTHROPIC_BASE_URL: claudeFake.baseUrl,
+          SIGHTLINE_CLAUDE_TIMEOUT_MS: '600000',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = once(child, 'exit');
+    const deadline = Date.now() + 60_000;
+    while (claudeFake.held < 1) {
+      assert.ok(Date.now() < deadline, `the draft never reached the engine: ${stderr}`);
+      await sleep(20);
+    }
+    // The draft arrives while the other write goes on, for longer than SQLite's busy timeout (5 s).
+    await holdingWrites(ctx, async () => {
+      claudeFake.release();
+      await sleep(6_000);
+    });
+    const [code] = await exited;
+    assert.equal(code, 0, stderr);
+    assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
+    assert.match(
+      (await artifactsOf(43))[0]?.body ?? '',
+      /^Here are the CRMs small startups choose most often:/,
+    );
   });
 
   it('without an engine fills the template', async () => {

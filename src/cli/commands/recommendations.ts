@@ -10,7 +10,7 @@ import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
-import { configuredDrafter } from './recommendation-drafts.ts';
+import { configuredDrafter, PAID_WRITES } from './recommendation-drafts.ts';
 import { formatTable, monitorLogger, print, realCalendarDay, withDatabase } from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,15 +65,19 @@ export function register(program: Command): void {
       const config = loadConfig();
       const log = monitorLogger(config.logLevel, 2);
       const drafter = configuredDrafter(config, log);
-      const generation = await withOrganization(options.org, async (db, org) => {
-        const brand = await requireBrand(db, org.id, options.brand, org.slug);
-        const at = options.at ?? new Date();
-        const generated = await generateRecommendations(db, { orgId: org.id, brandId: brand.id }, at);
-        // Generated first, then drafted: a draft that fails leaves the recommendations, and
-        // `recommendations draft ID` (or the next generation's new findings) carries on.
-        await draftCreated(db, generated, drafter, at, log);
-        return generated;
-      });
+      const generation = await withOrganization(
+        options.org,
+        async (db, org) => {
+          const brand = await requireBrand(db, org.id, options.brand, org.slug);
+          const at = options.at ?? new Date();
+          const generated = await generateRecommendations(db, { orgId: org.id, brandId: brand.id }, at);
+          // Generated first, then drafted: a draft that fails leaves the recommendations, and
+          // `recommendations draft ID` (or the next generation's new findings) carries on.
+          await draftCreated(db, generated, drafter, at, log);
+          return generated;
+        },
+        PAID_WRITES,
+      );
       for (const rec of generation.created) print(rec.id);
     });
 
