@@ -58,6 +58,7 @@ const EMBEDDED_ONLY = new Set([
   'test/lockfile.test.ts',
   'test/prompt-changes.test.ts',
   'test/prompt-csv.test.ts',
+  'test/pdf-text.test.ts',
   'test/schedule.test.ts',
   'test/score-history.test.ts',
   'test/uncertainty.test.ts',

@@ -13,8 +13,10 @@ import { PINNED_DEMO_NOW } from './support/templates.ts';
 // the seeding day are pinned, so the snapshot holds on any day. Regenerated once since, when the
 // demo gained brand 10 (monitored by Sightline itself): the only earlier values that changed were
 // acme's brand lists, which now hold it; and when reports' counts came to agree with their nouns
-// ("1 citation of 1 domain"): report 8's PDF, an in-depth report, alone. Regenerate only for a
-// deliberate change of output:
+// ("1 citation of 1 domain"): report 8's PDF, an in-depth report, alone; and again when measuring
+// a line of PDF text stopped writing a fill colour each time (pdfkit writes one per call): the
+// same PDF's bytes, its pages drawn pixel for pixel the same. Regenerate only for a deliberate
+// change of output:
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 
 const SNAPSHOT = new URL('./fixtures/body-snapshot.json', import.meta.url);

@@ -21,8 +21,33 @@ function styled(doc: Pdf, style: TextStyle): Pdf {
   return doc.font(style.font).fontSize(style.size).fillColor(style.color);
 }
 
+/** The width `text` takes in `style`; measuring sets no colour (pdfkit writes one to the page). */
 export function lineWidth(doc: Pdf, text: string, style: TextStyle): number {
-  return styled(doc, style).widthOfString(text, { characterSpacing: style.spacing ?? 0 });
+  return doc
+    .font(style.font)
+    .fontSize(style.size)
+    .widthOfString(text, { characterSpacing: style.spacing ?? 0 });
+}
+
+/**
+ * `text` as it fits on one line of `width`: whole, or its longest start that fits with an ellipsis
+ * after it (at least one character). The cut is found by halving, not by dropping a character at a
+ * time: a width is measured glyph by glyph, so that was quadratic (a 2,000-character prompt 3.9 s).
+ * Cut between code points, never inside a surrogate pair.
+ */
+export function clipped(doc: Pdf, text: string, width: number, style: TextStyle): string {
+  const chars = Array.from(text);
+  if (chars.length <= 1 || lineWidth(doc, text, style) <= width) return text;
+  const shown = (kept: number) => `${chars.slice(0, kept).join('').trimEnd()}…`;
+  // The longest start of fewer characters than the whole that fits; one character when none does.
+  let fits = 1;
+  let tooLong = chars.length;
+  while (tooLong - fits > 1) {
+    const middle = Math.floor((fits + tooLong) / 2);
+    if (lineWidth(doc, shown(middle), style) <= width) fits = middle;
+    else tooLong = middle;
+  }
+  return shown(fits);
 }
 
 /** One line of text inside `width`, aligned within it, clipped with an ellipsis when too long. */
@@ -35,14 +60,8 @@ export function line(
   style: TextStyle,
   align: 'left' | 'right' | 'center' = 'left',
 ): void {
-  let shown = text;
-  let kept = text.length;
-  let w = lineWidth(doc, shown, style);
-  while (w > width && kept > 1) {
-    kept -= 1;
-    shown = `${text.slice(0, kept).trimEnd()}…`;
-    w = lineWidth(doc, shown, style);
-  }
+  const shown = clipped(doc, text, width, style);
+  const w = lineWidth(doc, shown, style);
   const left = align === 'left' ? x : align === 'right' ? x + width - w : x + (width - w) / 2;
   styled(doc, style).text(shown, left, y, { lineBreak: false, characterSpacing: style.spacing ?? 0 });
 }

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import PDFDocument from 'pdfkit';
+import { reportFonts } from '../src/reports/fonts.ts';
+import { BOLD, clipped, FONT, lineWidth, type Pdf, type TextStyle } from '../src/reports/pdf-text.ts';
+
+// One line of a PDF report clipped to its width: the longest start that fits, an ellipsis after it.
+// Checked by what it promises (it fits; one character more would not), on the report's own font.
+
+const doc: Pdf = new PDFDocument({ size: 'A4', autoFirstPage: true });
+doc.registerFont(FONT, reportFonts().regular);
+doc.registerFont(BOLD, reportFonts().bold);
+const STYLE: TextStyle = { font: FONT, size: 9, color: '#000000' };
+const WIDTH = 150;
+
+/** What `clipped` promises for `text`: it fits, and one more character would not. */
+function assertLongestThatFits(text: string): string {
+  const shown = clipped(doc, text, WIDTH, STYLE);
+  assert.ok(lineWidth(doc, shown, STYLE) <= WIDTH, `${shown} fits`);
+  assert.ok(shown.endsWith('…'));
+  const kept = Array.from(shown.slice(0, -1));
+  const start = Array.from(text)
+    .slice(0, kept.length + 1)
+    .join('');
+  assert.ok(text.startsWith(kept.join('')), 'a start of the text');
+  assert.ok(lineWidth(doc, `${start.trimEnd()}…`, STYLE) > WIDTH, 'one character more does not fit');
+  return shown;
+}
+
+describe('a PDF line clipped to its width', () => {
+  it('keeps a text that fits whole', () => {
+    assert.equal(clipped(doc, 'Acme CRM', WIDTH, STYLE), 'Acme CRM');
+  });
+
+  it('cuts a long name, a 2,000-character prompt and a text of spaced words to what fits', () => {
+    assertLongestThatFits('Brandnamewithoutspaces'.repeat(9));
+    assertLongestThatFits('Q'.repeat(2000));
+    const spaced = assertLongestThatFits('What is the best CRM for a small startup with a tight budget?');
+    assert.doesNotMatch(spaced, / …$/, 'no space before the ellipsis');
+  });
+
+  it('never cuts inside a surrogate pair', () => {
+    const shown = assertLongestThatFits('🚀'.repeat(100));
+    assert.ok(shown.isWellFormed());
+  });
+
+  it('keeps one character and the ellipsis when nothing fits, and a lone character as it is', () => {
+    assert.equal(clipped(doc, 'WWWW', 1, STYLE), 'W…');
+    assert.equal(clipped(doc, 'W', 1, STYLE), 'W');
+  });
+});
