@@ -2,10 +2,22 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import PDFDocument from 'pdfkit';
 import { reportFonts } from '../src/reports/fonts.ts';
-import { BOLD, clipped, FONT, lineWidth, type Pdf, type TextStyle } from '../src/reports/pdf-text.ts';
+import {
+  BOLD,
+  clipped,
+  FONT,
+  LINE_GAP,
+  lineWidth,
+  MAX_LINES,
+  type Pdf,
+  paragraph,
+  paragraphHeight,
+  type TextStyle,
+} from '../src/reports/pdf-text.ts';
+import { pdfPages } from './support/pdf.ts';
 
-// One line of a PDF report clipped to its width: the longest start that fits, an ellipsis after it.
-// Checked by what it promises (it fits; one character more would not), on the report's own font.
+// One line of a PDF report clipped to its width: the longest start that fits, an ellipsis after it;
+// a paragraph bounded to its lines. Checked by what they promise, on the report's own font.
 
 const doc: Pdf = new PDFDocument({ size: 'A4', autoFirstPage: true });
 doc.registerFont(FONT, reportFonts().regular);
@@ -47,5 +59,32 @@ describe('a PDF line clipped to its width', () => {
   it('keeps one character and the ellipsis when nothing fits, and a lone character as it is', () => {
     assert.equal(clipped(doc, 'WWWW', 1, STYLE), 'W…');
     assert.equal(clipped(doc, 'W', 1, STYLE), 'W');
+  });
+});
+
+describe('a PDF paragraph bounded to its lines', () => {
+  it("shows a 2,000-character prompt in at most its lines, the last ending in '…', on its own page", async () => {
+    const pdf: Pdf = new PDFDocument({ size: 'A4', bufferPages: true });
+    pdf.registerFont(FONT, reportFonts().regular);
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise((resolve) => pdf.on('end', resolve));
+    const prompt = 'Which CRM is best for a small team that sells to other businesses? '.repeat(30);
+    // One line advances by the font's line height at the size, and the gap between lines.
+    const advance = pdf.font(FONT).fontSize(9).currentLineHeight(true) + LINE_GAP;
+    assert.ok(pdf.heightOfString(prompt, { width: 200, lineGap: LINE_GAP }) > 6 * advance);
+    assert.equal(paragraphHeight(pdf, prompt, 200, STYLE, 6), 6 * advance);
+    assert.equal(paragraphHeight(pdf, 'Short.', 200, STYLE), advance);
+    // Near the page's foot, where unbounded text would go on over pages of its own.
+    paragraph(pdf, prompt, 50, 700, 200, STYLE, 'left', 6);
+    paragraph(pdf, prompt.repeat(10), 300, 700, 200, STYLE);
+    assert.equal(pdf.bufferedPageRange().count, 1);
+    pdf.end();
+    await ended;
+    const [page] = await pdfPages(Buffer.concat(chunks));
+    const lines = page ?? [];
+    assert.equal(lines.length, 6 + MAX_LINES);
+    assert.ok(lines[5]?.endsWith('…'), lines[5]);
+    assert.ok(lines.at(-1)?.endsWith('…'), lines.at(-1));
   });
 });

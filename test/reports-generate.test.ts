@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from '../src/app.ts';
 import type { App } from '../src/http/types.ts';
@@ -8,6 +7,7 @@ import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { mintKey } from './support/fixtures.ts';
+import { pdfPages } from './support/pdf.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
 // Each report type generated from the hand-worked fixture (reports-generate-fixture.ts): its PDF
@@ -20,18 +20,6 @@ interface Rendered {
   /** Text items of each PDF page. */
   pages: string[][];
   html: string;
-}
-
-async function pdfPages(bytes: Uint8Array): Promise<string[][]> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false })
-    .promise;
-  const pages: string[][] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.flatMap((item) => ('str' in item && item.str.trim() !== '' ? [item.str] : [])));
-  }
-  await doc.destroy();
-  return pages;
 }
 
 // Independent of src/reports/format.ts: how a reader would write the API's figures.

@@ -233,10 +233,13 @@ function cellParts(c: TableCell): { text: string; style: TextStyle }[] {
 
 const CELL_LINE_GAP = 2;
 
+// A cell's text shows at most this many lines (a prompt runs to 2,000 characters).
+const CELL_LINES = 6;
+
 function cellHeight(doc: Pdf, c: TableCell, width: number): number {
   const parts = cellParts(c);
   const gaps = (parts.length - 1) * CELL_LINE_GAP;
-  return parts.reduce((sum, p) => sum + paragraphHeight(doc, p.text, width, p.style), gaps);
+  return parts.reduce((sum, p) => sum + paragraphHeight(doc, p.text, width, p.style, CELL_LINES), gaps);
 }
 
 function columnWidths(block: TableBlock, width: number): number[] {
@@ -309,8 +312,8 @@ export function drawTableRow(
     const w = (widths[i] ?? 0) - 2 * CELL_PAD_X;
     let top = y + CELL_PAD_Y;
     for (const part of cellParts(c)) {
-      paragraph(doc, part.text, left + CELL_PAD_X, top, w, part.style, block.columns[i]?.align);
-      top += paragraphHeight(doc, part.text, w, part.style) + CELL_LINE_GAP;
+      paragraph(doc, part.text, left + CELL_PAD_X, top, w, part.style, block.columns[i]?.align, CELL_LINES);
+      top += paragraphHeight(doc, part.text, w, part.style, CELL_LINES) + CELL_LINE_GAP;
     }
     left += widths[i] ?? 0;
   });
@@ -350,14 +353,19 @@ const CARD_LABEL_WIDTH = 78;
 const CARD_TITLE: TextStyle = { font: BOLD, size: 10, color: COLORS.ink };
 const CARD_TEXT: TextStyle = { font: FONT, size: 8.5, color: COLORS.text };
 const CARD_TAG: TextStyle = { font: BOLD, size: 6.8, color: COLORS.muted, spacing: 0.4 };
+// A card fits on a page whatever it quotes: its title and each entry are bounded.
+const CARD_TITLE_LINES = 4;
+const CARD_TEXT_LINES = 6;
 
 function cardLayout(doc: Pdf, card: Card, width: number) {
   const inner = width - 2 * CARD_PAD - 4;
   const tagWidth = Math.min(150, lineWidth(doc, card.tag.toUpperCase(), CARD_TAG) + 4);
   const titleWidth = inner - tagWidth - 10;
-  const titleHeight = paragraphHeight(doc, card.title, titleWidth, CARD_TITLE);
+  const titleHeight = paragraphHeight(doc, card.title, titleWidth, CARD_TITLE, CARD_TITLE_LINES);
   const textWidth = inner - CARD_LABEL_WIDTH;
-  const lineHeights = card.lines.map((l) => paragraphHeight(doc, l.text, textWidth, CARD_TEXT) + 3);
+  const lineHeights = card.lines.map(
+    (l) => paragraphHeight(doc, l.text, textWidth, CARD_TEXT, CARD_TEXT_LINES) + 3,
+  );
   const height = CARD_PAD + titleHeight + 6 + lineHeights.reduce((a, b) => a + b, 0) + CARD_PAD - 3;
   return { tagWidth, titleWidth, titleHeight, textWidth, lineHeights, height };
 }
@@ -368,7 +376,7 @@ function drawCard(doc: Pdf, card: Card, x: number, y: number, width: number): vo
   doc.roundedRect(x, y, width, l.height, 5).lineWidth(0.6).strokeColor(COLORS.rule).stroke();
   doc.rect(x, y, 3.5, l.height).fill(TONE_FILLS[card.tagTone]);
   const left = x + CARD_PAD + 4;
-  paragraph(doc, card.title, left, y + CARD_PAD, l.titleWidth, CARD_TITLE);
+  paragraph(doc, card.title, left, y + CARD_PAD, l.titleWidth, CARD_TITLE, 'left', CARD_TITLE_LINES);
   const tagStyle = { ...CARD_TAG, color: TONE_COLORS[card.tagTone] };
   line(
     doc,
@@ -386,7 +394,7 @@ function drawCard(doc: Pdf, card: Card, x: number, y: number, width: number): vo
       size: 7.5,
       color: COLORS.muted,
     });
-    paragraph(doc, entry.text, left + CARD_LABEL_WIDTH, top, l.textWidth, CARD_TEXT);
+    paragraph(doc, entry.text, left + CARD_LABEL_WIDTH, top, l.textWidth, CARD_TEXT, 'left', CARD_TEXT_LINES);
     top += l.lineHeights[i] ?? 0;
   });
 }

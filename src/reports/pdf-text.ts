@@ -66,7 +66,18 @@ export function line(
   styled(doc, style).text(shown, left, y, { lineBreak: false, characterSpacing: style.spacing ?? 0 });
 }
 
-/** Wrapped text in a column of `width`. */
+/**
+ * Lines a paragraph shows at most: past them it ends in "…" (the report's HTML and the API hold
+ * the whole text). Without a bound a 2,000-character prompt in a table cell ran past the page's
+ * foot, and pdfkit carried it over onto pages of its own (131 pages for 60 such prompts).
+ */
+export const MAX_LINES = 10;
+
+function lineAdvance(doc: Pdf, style: TextStyle): number {
+  return doc.font(style.font).fontSize(style.size).currentLineHeight(true) + LINE_GAP;
+}
+
+/** Wrapped text in a column of `width`, at most `maxLines` lines. */
 export function paragraph(
   doc: Pdf,
   text: string,
@@ -75,10 +86,19 @@ export function paragraph(
   width: number,
   style: TextStyle,
   align: 'left' | 'right' = 'left',
+  maxLines = MAX_LINES,
 ): void {
-  styled(doc, style).text(text, x, y, { width, align, lineGap: LINE_GAP });
+  const height = maxLines * lineAdvance(doc, style);
+  styled(doc, style).text(text, x, y, { width, align, lineGap: LINE_GAP, height, ellipsis: true });
 }
 
-export function paragraphHeight(doc: Pdf, text: string, width: number, style: TextStyle): number {
-  return styled(doc, style).heightOfString(text, { width, lineGap: LINE_GAP });
+export function paragraphHeight(
+  doc: Pdf,
+  text: string,
+  width: number,
+  style: TextStyle,
+  maxLines = MAX_LINES,
+): number {
+  const whole = styled(doc, style).heightOfString(text, { width, lineGap: LINE_GAP });
+  return Math.min(whole, maxLines * lineAdvance(doc, style));
 }
