@@ -121,6 +121,20 @@ describe('operator set-up and import through the CLI', () => {
       ),
       'Prompts from stdin: 0 created, 0 updated, 4 unchanged.\n',
     );
+    // A key's new text that is another prompt's of the category would make two of one question.
+    const taken = cli(
+      ['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'],
+      'text,key\nIs Linear better than Jira for engineering teams?,pm-free-plan\n',
+    );
+    assert.equal(taken.status, 1);
+    assert.match(
+      taken.stderr,
+      /^stdin: line 2: the new text of prompt \d+ \("pm-free-plan"\) is prompt \d+'s already\nsightline: 1 problem\(s\) found; nothing was written\n$/,
+    );
+    assert.equal(
+      ok(imported),
+      'Prompts from docs/examples/prompts.csv: 0 created, 0 updated, 4 unchanged.\n',
+    );
     assert.match(
       ok([
         'competitors',

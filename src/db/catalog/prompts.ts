@@ -125,6 +125,23 @@ async function plan(
 ): Promise<Planned[]> {
   const errors: string[] = [];
   const categories = new Map<string, CategoryRecord | undefined>();
+  // Each category's prompts by text, read once: one lookup a row made a file of n rows into a
+  // category of n prompts n² comparisons (10,000 unchanged rows 9.5 s).
+  const texts = new Map<number, Map<string, number>>();
+  const textsOf = async (category: CategoryRecord) => {
+    let known = texts.get(category.id);
+    if (!known) {
+      const rows = await db
+        .selectFrom('prompts')
+        .select(['id', 'text'])
+        .where('org_id', '=', category.orgId)
+        .where('category_id', '=', category.id)
+        .execute();
+      known = new Map(rows.map((r) => [r.text, r.id]));
+      texts.set(category.id, known);
+    }
+    return known;
+  };
   const seenKeys = new Map<string, number>();
   const seenTexts = new Map<string, number>();
   const planned: Planned[] = [];
@@ -168,14 +185,19 @@ async function plan(
           );
         } else if (existing.text === row.text && existing.isMonitored === row.monitored)
           planned.push({ kind: 'unchanged' });
-        else planned.push({ kind: 'update', id: existing.id, row });
+        else {
+          const other = (await textsOf(category)).get(row.text);
+          if (other !== undefined && other !== existing.id)
+            fail(`the new text of prompt ${existing.id} ("${row.key}") is prompt ${other}'s already`);
+          else planned.push({ kind: 'update', id: existing.id, row });
+        }
         continue;
       }
     }
-    const same = await findPromptByText(db, category, row.text);
-    if (same && row.key)
-      fail(`category ${category.id} already has this prompt as id ${same.id}, without the key "${row.key}"`);
-    else planned.push(same ? { kind: 'unchanged' } : { kind: 'create', category, row });
+    const same = (await textsOf(category)).get(row.text);
+    if (same !== undefined && row.key)
+      fail(`category ${category.id} already has this prompt as id ${same}, without the key "${row.key}"`);
+    else planned.push(same !== undefined ? { kind: 'unchanged' } : { kind: 'create', category, row });
   }
   if (errors.length > 0) throw new RowsRejected(errors);
   return planned;
