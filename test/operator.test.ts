@@ -221,6 +221,27 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(await countResponses(), 0);
   });
 
+  it('refuses a line past 32 MiB by its length, without reading it into memory', async () => {
+    // A file whose line breaks were lost: one 32 MiB + 1 byte line after a valid one.
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-runs-'));
+    try {
+      const file = join(dir, 'answers.ndjson');
+      const valid =
+        '{"prompt":"pm-free-plan","run":"r","model":"chatgpt","capturedAt":"2026-11-01T08:00:00Z","answerText":"x"}';
+      writeFileSync(file, `${valid}\n${'a'.repeat(32 * 1024 * 1024 + 1)}\n`);
+      const result = cli(['runs', 'import', file, '--org', 'acme']);
+      assert.equal(result.status, 1);
+      assert.equal(
+        result.stderr,
+        `${file}:2: longer than 32 MiB (33,554,433 bytes): no answer line is; is the file NDJSON, one answer a line?\n` +
+          'sightline: 1 problem(s) in 2 line(s); nothing was imported\n',
+      );
+      assert.equal(await countResponses(), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says why an answers file cannot be read (missing, a directory, not a file it can read twice) or has no answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sightline-runs-'));
     const missing = cli(['runs', 'import', join(dir, 'missing.ndjson')]);

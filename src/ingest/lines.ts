@@ -3,6 +3,7 @@ import { describeRef } from '../db/catalog/refs.ts';
 import { type AnswerLine, normalizeAnswerLine } from '../domain/answer-line.ts';
 import type { Ref } from '../domain/catalog.ts';
 import type { Lookups } from './lookups.ts';
+import { MAX_LINE_BYTES, OverlongLine } from './ndjson.ts';
 
 // Reading an import's input and resolving each line: parsed, checked on its own, and what it names
 // looked up inside its organization. Both passes of the import go through here.
@@ -17,6 +18,15 @@ export async function* readLines(source: AnswerSource): AsyncGenerator<{ line: n
   let line = 0;
   for await (const item of items) {
     line++;
+    if (item instanceof OverlongLine) {
+      yield {
+        line,
+        parsed: {
+          error: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (${item.bytes.toLocaleString('en-US')} bytes): no answer line is; is the file NDJSON, one answer a line?`,
+        },
+      };
+      continue;
+    }
     if (typeof item !== 'string') {
       yield { line, parsed: { value: item } };
       continue;

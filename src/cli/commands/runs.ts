@@ -4,7 +4,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -170,25 +169,20 @@ export function register(program: Command): void {
       const started = performance.now();
       // Here rather than at the top: the import's line checker and analyzer are two thirds of this
       // group's modules, which `runs publish` does not use.
-      const { importAnswers, ImportRejected: Rejected } = await import('../../ingest/import.ts');
+      const [{ importAnswers, ImportRejected: Rejected }, { ndjsonLines }] = await Promise.all([
+        import('../../ingest/import.ts'),
+        import('../../ingest/ndjson.ts'),
+      ]);
       const summary = await asFile(file, async (path) => {
         const progress = await progressReporter(path);
         try {
           const result = await withDatabase((db) =>
-            importAnswers(
-              db,
-              () =>
-                createInterface({
-                  input: createReadStream(path, 'utf8'),
-                  crlfDelay: Number.POSITIVE_INFINITY,
-                }),
-              {
-                organization: options.org,
-                publish: options.publish,
-                maxErrors: options.maxErrors,
-                onProgress: (p) => progress.update(p),
-              },
-            ),
+            importAnswers(db, () => ndjsonLines(createReadStream(path)), {
+              organization: options.org,
+              publish: options.publish,
+              maxErrors: options.maxErrors,
+              onProgress: (p) => progress.update(p),
+            }),
           );
           progress.stop();
           return result;
