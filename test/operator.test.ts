@@ -198,6 +198,23 @@ describe('operator set-up and import through the CLI', () => {
       const missing = cli(['prompts', 'import', join(dir, 'missing.csv'), '--org', 'acme']);
       assert.equal(missing.status, 1);
       assert.equal(missing.stderr, `sightline: cannot read ${join(dir, 'missing.csv')}: no such file\n`);
+      // Past 64 MiB a prompts file is refused before it is read, piped or named: "text\n" (5 bytes),
+      // 67,108,860 letters and a line break make 67,108,866 bytes, two past 64 MiB.
+      const huge = join(dir, 'huge.csv');
+      const hugeText = `text\n${'a'.repeat(64 * 1024 * 1024 - 4)}\n`;
+      writeFileSync(huge, hugeText);
+      const named = cli(['prompts', 'import', huge, '--org', 'acme', '--category', 'pm-tools']);
+      assert.equal(named.status, 1);
+      assert.equal(
+        named.stderr,
+        `sightline: ${huge} is larger than 64 MiB (67,108,866 bytes), more than this command reads\n`,
+      );
+      const pipedHuge = cli(['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'], hugeText);
+      assert.equal(pipedHuge.status, 1);
+      assert.match(
+        pipedHuge.stderr,
+        /^sightline: the input is larger than 64 MiB \([\d,]+ bytes so far\), more than this command reads\n$/,
+      );
       const written = await ctx.dbs.primary
         .selectFrom('prompts')
         .select('id')

@@ -1,7 +1,6 @@
 // What the command groups share: opening the database from the environment's configuration,
 // argument parsers (a bad value is a usage error, exit 2), and plain-text tables.
-import { readFile } from 'node:fs/promises';
-import { text as readAll } from 'node:stream/consumers';
+import { readFile, stat } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
@@ -173,8 +172,25 @@ export function cannotRead(file: string, cause: unknown): Error {
   return new Error(`cannot read ${file}: ${UNREADABLE[code] ?? (cause as Error).message}`);
 }
 
+/**
+ * The most a command reads whole (a prompts file, one answer to analyze): 25,000 prompts of 2,000
+ * characters fit in it. Past it a file is refused before it is read (a 600 MB one ended in V8's
+ * "Invalid string length").
+ */
+export const MAX_TEXT_INPUT_BYTES = 64 * 1024 * 1024;
+
+const tooLarge = (what: string, size: string) =>
+  new Error(`${what} is larger than 64 MiB (${size}), more than this command reads`);
+
 /** A text file's content; one that cannot be read is one plain sentence, not Node's error. */
 export async function readTextFile(file: string): Promise<string> {
+  const size = await stat(file).then(
+    (info) => info.size,
+    (error: unknown) => {
+      throw cannotRead(file, error);
+    },
+  );
+  if (size > MAX_TEXT_INPUT_BYTES) throw tooLarge(file, `${size.toLocaleString('en-US')} bytes`);
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
@@ -183,9 +199,18 @@ export async function readTextFile(file: string): Promise<string> {
 }
 
 /** What is piped in; on a terminal, nothing is, and `hint` says how to give the input. */
-export function readStdin(hint: string): Promise<string> {
+export async function readStdin(hint: string): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError(hint);
-  return readAll(process.stdin);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > MAX_TEXT_INPUT_BYTES)
+      throw tooLarge('the input', `${bytes.toLocaleString('en-US')} bytes so far`);
+    chunks.push(chunk);
+  }
+  // As stream/consumers' text() did: UTF-8, a leading byte-order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, bytes));
 }
 
 /**
