@@ -56,16 +56,23 @@ export function parseName(value: string): string {
   return name;
 }
 
-/** An IANA time zone, returned in its canonical spelling ("europe/berlin" → "Europe/Berlin"). */
+/**
+ * An IANA time zone, its case set right where ICU spells it the same ("europe/berlin" →
+ * "Europe/Berlin"). ICU still resolves some zones to their former names (Asia/Kolkata to
+ * Asia/Calcutta, Europe/Kyiv to Europe/Kiev, America/Nuuk to America/Godthab): such a name is kept
+ * as given, not replaced by the one its country dropped.
+ */
 export function parseTimezone(value: string): string {
   // Intl also accepts fixed offsets such as "+01:00", which are not IANA zones and ignore DST.
   if (/^[+-]/.test(value))
     throw new InvalidArgumentError('expected an IANA time zone such as Europe/Berlin.');
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     throw new InvalidArgumentError('expected an IANA time zone such as Europe/Berlin or UTC.');
   }
+  return resolved.toLowerCase() === value.toLowerCase() ? resolved : value;
 }
 
 /** What --scopes takes, as its help and its errors say it. */
