@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { ndjsonLines, OverlongLine } from '../src/ingest/ndjson.ts';
 
 // The answers file's lines from its bytes, however the bytes arrive in chunks.
@@ -40,5 +41,32 @@ describe('an answers file read line by line', () => {
     assert.deepEqual(await linesOf(chunks, 10), ['short', 25, 'next']);
     // Exactly at the bound is a line.
     assert.deepEqual(await linesOf(['x'.repeat(10)], 10), ['x'.repeat(10)]);
+  });
+
+  it('reads any text, cut into any chunks, as splitting it whole at its line ends does', async () => {
+    // Line ends, characters of one to four UTF-8 bytes, and plain letters, cut at random byte offsets.
+    const piece = fc.constantFrom('\n', '\r', '\r\n', 'a', '{"x":1}', 'é', '€', '😀', ' ');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 40 }),
+        fc.array(fc.nat(60), { maxLength: 8 }),
+        async (pieces, cuts) => {
+          const text = pieces.join('');
+          const bytes = Buffer.from(text, 'utf8');
+          const offsets = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Buffer[] = [];
+          let from = 0;
+          for (const at of [...offsets, bytes.length]) {
+            chunks.push(bytes.subarray(from, at));
+            from = at;
+          }
+          const expected = text.split(/\r\n|\r|\n/);
+          // A final line end starts no line of its own.
+          if (expected.at(-1) === '') expected.pop();
+          assert.deepEqual(await linesOf(chunks), expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
