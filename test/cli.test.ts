@@ -264,6 +264,9 @@ describe('CLI argument parsers', () => {
     for (const bad of ['', 'Acme', 'a_b', '-a', 'a-', 'x'.repeat(41)]) invalid(() => parseSlug(bad));
     assert.equal(parseName('  Wayne  '), 'Wayne');
     invalid(() => parseName('   '));
+    // An escape sequence would act on the terminal that lists the organization or the key.
+    invalid(() => parseName('Wayne\u001b[2J'));
+    invalid(() => parseName('Wayne\u0007'));
     assert.equal(parsePort('0'), 0);
     assert.equal(parsePort('65535'), 65535);
     for (const bad of ['65536', '-1', '80.5', 'http', '']) invalid(() => parsePort(bad));

@@ -166,6 +166,23 @@ describe('operator set-up and import through the CLI', () => {
       duplicate.stderr,
       /^sightline: a brand named "Linear" already exists in this organization \(id \d+\)\n$/,
     );
+    const escaped = cli([
+      'categories',
+      'create',
+      '--org',
+      'acme',
+      '--brand',
+      'linear',
+      '--name',
+      'Escaped',
+      '--description',
+      'line one\nline two\u001b[2J',
+    ]);
+    assert.equal(escaped.status, 1);
+    assert.equal(
+      escaped.stderr,
+      'sightline: the description must not hold control characters (line breaks and tabs are fine)\n',
+    );
     const noOrg = cli(['categories', 'create', '--org', 'nowhere', '--brand', '1', '--name', 'X']);
     assert.equal(noOrg.status, 1);
     assert.match(noOrg.stderr, /organization "nowhere" does not exist/);

@@ -373,10 +373,25 @@ describe('sightline recommendations (CLI)', () => {
     assert.deepEqual([measure.status, measure.stdout], [0, 'No outcome is due.\n']);
   });
 
-  it('dismiss keeps the reason', async () => {
+  it('dismiss keeps the reason, one without control characters', async () => {
     const s = await solo();
     const id = '00000000-0000-4000-8000-000000000099';
     await s.b.recommendation(id);
+    const escaped = await cli(
+      'recommendations',
+      'dismiss',
+      id,
+      '--org',
+      'acme',
+      '--reason',
+      'not\u001b[2J ours',
+    );
+    assert.equal(escaped.status, 2);
+    assert.match(
+      escaped.stderr,
+      /expected a reason without control characters \(line breaks and tabs are fine\)/,
+    );
+    assert.equal((await status(id)).status, 'open');
     const dismissed = await cli(
       'recommendations',
       'dismiss',

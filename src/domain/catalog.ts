@@ -10,7 +10,7 @@ export class InvalidInput extends Error {
 }
 
 /** The code of the first control character (C0 or DEL) in `text`, or undefined. */
-function controlCharacter(text: string): number | undefined {
+export function controlCharacter(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 32 || code === 127) return code;
@@ -124,4 +124,12 @@ export function parseRef(value: string): Ref {
     return id;
   }
   return validExternalKey(text);
+}
+
+/**
+ * Whether free text (a description, a reason) holds a control character other than its line
+ * breaks and tabs: an escape or a bell would act on the terminal that prints it.
+ */
+export function hasStrayControl(text: string): boolean {
+  return controlCharacter(text.replace(/[\t\n\r]/g, ' ')) !== undefined;
 }

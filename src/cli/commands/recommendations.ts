@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { requireBrand, requireOrganization } from '../../db/catalog/refs.ts';
 import { recommendationsPage } from '../../db/recommendations.ts';
-import type { Ref } from '../../domain/catalog.ts';
+import { hasStrayControl, type Ref } from '../../domain/catalog.ts';
 import { draftCreated } from '../../recommendations/artifacts.ts';
 import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
@@ -39,6 +39,10 @@ function parseReason(value: string): string {
   const reason = value.trim();
   if (reason === '' || reason.length > MAX_REASON_LENGTH)
     throw new InvalidArgumentError(`expected a reason of 1-${MAX_REASON_LENGTH} characters.`);
+  if (hasStrayControl(reason))
+    throw new InvalidArgumentError(
+      'expected a reason without control characters (line breaks and tabs are fine).',
+    );
   return reason;
 }
 

@@ -1,4 +1,4 @@
-import { validExternalKey, validName } from '../../domain/catalog.ts';
+import { hasStrayControl, validExternalKey, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
@@ -25,6 +25,10 @@ export async function createCategory(
   const name = validName(input.name, 'category name');
   const description = (input.description ?? '').trim();
   if (description.length > 2000) throw new CatalogError('the description must be at most 2000 characters');
+  if (hasStrayControl(description))
+    throw new CatalogError(
+      'the description must not hold control characters (line breaks and tabs are fine)',
+    );
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
   const row = await inCatalogTransaction(db, brand.orgId, async (trx) => {
     const clash = await trx
