@@ -318,17 +318,11 @@ describe('sightline recommendations (CLI)', () => {
 
   it('start, then implement with a baseline; illegal transitions are one line, exit 1, nothing changed', async () => {
     const id = ids[0] as string;
-    const started = await cli(
-      'recommendations',
-      'start',
-      id,
-      '--org',
-      'acme',
-      '--at',
-      '2026-01-05T09:00:00Z',
-    );
+    // Back-dated, but not before the recommendation was created (moments ago).
+    const at = new Date(Date.parse(String((await status(id)).created_at)) + 1).toISOString();
+    const started = await cli('recommendations', 'start', id, '--org', 'acme', '--at', at);
     assert.deepEqual([started.status, started.stdout], [0, `Recommendation ${id} is in_progress.\n`]);
-    assert.equal((await status(id)).started_at, '2026-01-05T09:00:00.000Z');
+    assert.equal((await status(id)).started_at, at);
 
     const twice = await cli('recommendations', 'start', id, '--org', 'acme');
     assert.deepEqual(
@@ -371,6 +365,28 @@ describe('sightline recommendations (CLI)', () => {
 
     const measure = await cli('recommendations', 'measure', '--org', 'acme');
     assert.deepEqual([measure.status, measure.stdout], [0, 'No outcome is due.\n']);
+  });
+
+  it('refuses a back-dated change before the recommendation was created or started, changing nothing', async () => {
+    const s = await solo();
+    const id = '00000000-0000-4000-8000-000000000098';
+    await s.b.recommendation(id); // created 2026-01-01T00:00:00.000Z (the fixtures' CREATED)
+    const early = await cli('recommendations', 'start', id, '--org', 'acme', '--at', '2025-12-31T23:59:59Z');
+    assert.equal(early.status, 1);
+    assert.equal(
+      early.stderr,
+      `sightline: recommendation ${id} was created at 2026-01-01T00:00:00.000Z; start cannot be dated 2025-12-31T23:59:59.000Z, before that\n`,
+    );
+    assert.equal((await status(id)).status, 'open');
+    const started = await cli('recommendations', 'start', id, '--org', 'acme', '--at', '2026-02-01');
+    assert.equal(started.status, 0, started.stderr);
+    const beforeStart = await cli('recommendations', 'implement', id, '--org', 'acme', '--at', '2026-01-15');
+    assert.equal(beforeStart.status, 1);
+    assert.match(
+      beforeStart.stderr,
+      /was started at 2026-02-01T00:00:00\.000Z; implement cannot be dated 2026-01-15/,
+    );
+    assert.equal((await status(id)).status, 'in_progress');
   });
 
   it('dismiss keeps the reason, one without control characters', async () => {

@@ -87,6 +87,17 @@ export async function changeStatus(
   const reason = options.reason?.trim() ?? '';
   if (action === 'dismiss' && reason === '') throw new LifecycleError('dismiss needs --reason');
   const at = options.at.toISOString();
+  // A back-dated change (--at) cannot precede what it follows: the baseline would be measured over
+  // days before the finding existed (year 1 was taken, with 0 samples).
+  for (const [earlier, what] of [
+    [rec.created_at, 'created'],
+    [rec.started_at, 'started'],
+  ] as const) {
+    if (earlier !== null && options.at.getTime() < new Date(earlier).getTime())
+      throw new LifecycleError(
+        `recommendation ${id} was ${what} at ${new Date(earlier).toISOString()}; ${action} cannot be dated ${at}, before that`,
+      );
+  }
   const stamps =
     action === 'start'
       ? { started_at: at }
