@@ -60,6 +60,7 @@ const EMBEDDED_ONLY = new Set([
   'test/prompt-csv.test.ts',
   'test/pdf-text.test.ts',
   'test/ndjson.test.ts',
+  'test/quote.test.ts',
   'test/schedule.test.ts',
   'test/score-history.test.ts',
   'test/uncertainty.test.ts',

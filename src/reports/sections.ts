@@ -1,5 +1,7 @@
 // Building blocks the report types share: each turns one API block into a layout block. They
 // choose and format figures; they never derive one the API does not serve.
+
+import { quote } from '../domain/quote.ts';
 import type { Recommendation } from '../serializers/recommendations.ts';
 import type { Analytics, PromptChangeEntry, PromptChanges, ReportData, ScopeFigures } from './data.ts';
 import type { Block, Card, Change, Kpi, TableCell, Tone } from './document.ts';
@@ -298,6 +300,10 @@ function moved(delta: number, change: Change | null, significance: string | null
   return `${delta > 0 ? 'rose' : 'fell'} ${change.text.replace(/^[+-]/, '')}`;
 }
 
+// A prompt quoted in a sentence is cut to this many characters: what the sentence says of it
+// comes after the quote (the prompt-changes table shows it whole).
+const QUOTED_PROMPT = 100;
+
 /** Headline movements, each sentence quoting API figures only. */
 export function whatChanged(data: ReportData, limit: number): string[] {
   const { analytics, scoreHistory } = data.scope;
@@ -334,7 +340,8 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   if (fresh.length > 0) lines.push(`Newly cited sources: ${fresh.map((x) => x.domain).join(', ')}.`);
   for (const feed of changedPrompts(data)) {
     const first = feed.changes[0];
-    if (first) lines.push(`"${feed.promptText}": ${describeChange(data, first).text}.`);
+    if (first)
+      lines.push(`${quote(feed.promptText, QUOTED_PROMPT, '…')}: ${describeChange(data, first).text}.`);
   }
   return lines.length > 0 ? lines.slice(0, limit) : ['No measurable change against the previous period.'];
 }

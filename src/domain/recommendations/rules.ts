@@ -1,3 +1,4 @@
+import { quote as quoteShort } from '../quote.ts';
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../recommendation-evidence.ts';
 import { roundRate, roundTo } from '../scoring.ts';
 import { type Estimate, sampleProportionInterval } from '../uncertainty.ts';
@@ -170,7 +171,7 @@ const rate = roundRate;
 const days = (w: { start: string; end: string }) =>
   Math.round((Date.parse(w.end) - Date.parse(w.start)) / 86_400_000);
 const windowWords = (ctx: RuleContext) => `the ${days(ctx.window)} days to ${ctx.window.end.slice(0, 10)}`;
-const quote = (text: string) => `"${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
+const quote = (text: string) => quoteShort(text, 80, '...');
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The competitors named in a prompt's answers, most mentioned first (ties: by key). */
