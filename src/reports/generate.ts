@@ -94,7 +94,9 @@ async function render(
 /**
  * Generates one report. A request that cannot work (unknown type, brand or category, a bad
  * window) throws InvalidReportRequest before any artifact exists; once the artifact is queued,
- * every failure ends in a failed artifact (returned, not thrown) with its message.
+ * every failure ends in a failed artifact (returned, not thrown) with its message, and a stop by
+ * `signal` in an aborted one with its reason. Before queuing, the organization's artifacts a
+ * killed generation left are aborted (ABANDONED_AFTER_MS).
  */
 export async function generateReport(
   db: Db,
