@@ -20,6 +20,7 @@ interface Result {
 }
 
 const CREATE_PROMPT = ['prompts', 'create', '--org', 'acme', '--category', 'pm-tools'];
+const CREATE_CATEGORY = ['categories', 'create', '--org', 'acme', '--brand', 'linear'];
 
 describe('operator set-up and import through the CLI', () => {
   let ctx: TestContext;
@@ -83,18 +84,7 @@ describe('operator set-up and import through the CLI', () => {
       /^Created brand (\d+) "Linear" in acme \(https:\/\/linear\.app; status active; aliases Linear\.app; key linear\)\.\n\1\n$/,
     );
     assert.match(
-      ok([
-        'categories',
-        'create',
-        '--org',
-        'acme',
-        '--brand',
-        'linear',
-        '--name',
-        'Project management',
-        '--key',
-        'pm-tools',
-      ]),
+      ok([...CREATE_CATEGORY, '--name', 'Project management', '--key', 'pm-tools']),
       /^Created category (\d+) "Project management" under brand \d+\.\n\1\n$/,
     );
     const imported = [
@@ -167,12 +157,7 @@ describe('operator set-up and import through the CLI', () => {
       /^sightline: a brand named "Linear" already exists in this organization \(id \d+\)\n$/,
     );
     const escaped = cli([
-      'categories',
-      'create',
-      '--org',
-      'acme',
-      '--brand',
-      'linear',
+      ...CREATE_CATEGORY,
       '--name',
       'Escaped',
       '--description',

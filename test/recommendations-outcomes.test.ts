@@ -393,30 +393,16 @@ describe('sightline recommendations (CLI)', () => {
     const s = await solo();
     const id = '00000000-0000-4000-8000-000000000099';
     await s.b.recommendation(id);
-    const escaped = await cli(
-      'recommendations',
-      'dismiss',
-      id,
-      '--org',
-      'acme',
-      '--reason',
-      'not\u001b[2J ours',
-    );
+    const dismiss = (reason: string) =>
+      cli('recommendations', 'dismiss', id, '--org', 'acme', '--reason', reason);
+    const escaped = await dismiss('not\u001b[2J ours');
     assert.equal(escaped.status, 2);
     assert.match(
       escaped.stderr,
       /expected a reason without control characters \(line breaks and tabs are fine\)/,
     );
     assert.equal((await status(id)).status, 'open');
-    const dismissed = await cli(
-      'recommendations',
-      'dismiss',
-      id,
-      '--org',
-      'acme',
-      '--reason',
-      '  not our market ',
-    );
+    const dismissed = await dismiss('  not our market ');
     assert.equal(dismissed.status, 0, dismissed.stderr);
     const row = await status(id);
     assert.deepEqual(

@@ -118,7 +118,7 @@ export function markAborted(
 /**
  * Aborts the organization's artifacts of this generator still queued or running though created
  * before `createdBefore`: the process that made them stopped without saying so (killed, or its
- * machine gone). Returns how many.
+ * machine gone).
  */
 export async function abortAbandoned(
   db: Db,
@@ -126,14 +126,13 @@ export async function abortAbandoned(
   agentName: string,
   createdBefore: string,
   stop: { completedAt: string; reason: string },
-): Promise<number> {
-  const result = await db
+): Promise<void> {
+  await db
     .updateTable('report_artifacts')
     .set({ status: 'aborted', completed_at: stop.completedAt, aborted_reason: stop.reason })
     .where('org_id', '=', orgId)
     .where('agent_name', '=', agentName)
     .where('status', 'in', ['queued', 'running'])
     .where('created_at', '<', createdBefore)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .execute();
 }

@@ -17,16 +17,17 @@ export interface TextStyle {
   spacing?: number;
 }
 
-function styled(doc: Pdf, style: TextStyle): Pdf {
-  return doc.font(style.font).fontSize(style.size).fillColor(style.color);
+// Font and size only: a measurement needs no colour, and pdfkit writes one to the page at each call.
+function sized(doc: Pdf, style: TextStyle): Pdf {
+  return doc.font(style.font).fontSize(style.size);
 }
 
-/** The width `text` takes in `style`; measuring sets no colour (pdfkit writes one to the page). */
+function styled(doc: Pdf, style: TextStyle): Pdf {
+  return sized(doc, style).fillColor(style.color);
+}
+
 export function lineWidth(doc: Pdf, text: string, style: TextStyle): number {
-  return doc
-    .font(style.font)
-    .fontSize(style.size)
-    .widthOfString(text, { characterSpacing: style.spacing ?? 0 });
+  return sized(doc, style).widthOfString(text, { characterSpacing: style.spacing ?? 0 });
 }
 
 /**
@@ -74,7 +75,7 @@ export function line(
 export const MAX_LINES = 10;
 
 function lineAdvance(doc: Pdf, style: TextStyle): number {
-  return doc.font(style.font).fontSize(style.size).currentLineHeight(true) + LINE_GAP;
+  return sized(doc, style).currentLineHeight(true) + LINE_GAP;
 }
 
 /** Wrapped text in a column of `width`, at most `maxLines` lines. */

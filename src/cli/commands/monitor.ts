@@ -35,7 +35,15 @@ import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
 import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
-import { abortOnSignals, formatTable, monitorLogger, parseEngines, parseSamples, print } from './support.ts';
+import {
+  abortOnSignals,
+  formatTable,
+  monitorLogger,
+  paidWrites,
+  parseEngines,
+  parseSamples,
+  print,
+} from './support.ts';
 
 // "none" stays a string: commander turns a parser's null into "".
 function parseBudget(value: string): number | 'none' {
@@ -137,8 +145,7 @@ async function runNow(options: RunOptions): Promise<void> {
         ),
       );
     },
-    // As the worker's (worker.ts): answers wait for another process's write without blocking.
-    { sqliteWriters: 'yield', primaryConnections: (options.concurrency ?? config.monitor.concurrency) + 2 },
+    paidWrites(options.concurrency ?? config.monitor.concurrency),
   );
   for (const run of outcome) print(String(run.id));
   const stopped = outcome.find((r) => r.status !== 'completed');

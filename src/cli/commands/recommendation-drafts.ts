@@ -2,14 +2,13 @@
 // the configured drafting engine, the one named, or (with neither) from the template.
 import { type Command, Option } from 'commander';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
-import type { ConnectOptions } from '../../db/connect.ts';
 import { findRecommendation } from '../../db/recommendations.ts';
 import { InvalidInput } from '../../domain/catalog.ts';
 import type { MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type Engine } from '../../monitoring/engines/index.ts';
 import { type DraftOutcome, draftArtifacts, draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
-import { monitorLogger, print, withDatabase } from './support.ts';
+import { monitorLogger, paidWrites, print, withDatabase } from './support.ts';
 
 /** The engine SIGHTLINE_DRAFT_ENGINE names, for the commands that draft new recommendations' artifacts. */
 export function configuredDrafter(config: Config, log: MonitorLog): Engine | null {
@@ -23,12 +22,6 @@ function describe(recommendationId: string, o: DraftOutcome): string {
   const verb = o.action === 'kept' ? 'Kept' : o.action === 'created' ? 'Drafted' : 'Redrafted';
   return `${verb} the ${o.artifactType} of recommendation ${recommendationId} ${by} (${o.generationPromptVersion}).`;
 }
-
-/**
- * A draft is paid for before it is stored: where another process's long write (an import) holds
- * the database, the store waits for it without blocking, as monitoring's answers do.
- */
-export const PAID_WRITES: ConnectOptions = { sqliteWriters: 'yield' };
 
 async function draft(id: string, options: { engine?: EngineName }): Promise<void> {
   const config = loadConfig();
@@ -57,7 +50,7 @@ async function draft(id: string, options: { engine?: EngineName }): Promise<void
         `recommendation ${id} is a ${recommendation.rec_type} recommendation: only content_gap and citation_outreach ones have a drafted artifact`,
       );
     return drafted;
-  }, PAID_WRITES);
+  }, paidWrites());
   for (const outcome of outcomes) print(describe(id, outcome));
   for (const outcome of outcomes) print(outcome.artifactId);
   const failed = outcomes.find((o) => o.engineFailure !== undefined);

@@ -10,8 +10,8 @@ import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
-import { configuredDrafter, PAID_WRITES } from './recommendation-drafts.ts';
-import { formatTable, monitorLogger, print, realCalendarDay, withDatabase } from './support.ts';
+import { configuredDrafter } from './recommendation-drafts.ts';
+import { formatTable, monitorLogger, paidWrites, print, realCalendarDay, withDatabase } from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,7 +80,7 @@ export function register(program: Command): void {
           await draftCreated(db, generated, drafter, at, log);
           return generated;
         },
-        PAID_WRITES,
+        paidWrites(),
       );
       for (const rec of generation.created) print(rec.id);
     });

@@ -21,10 +21,7 @@ export async function withDatabase<T>(
   options: { schema?: 'migrate' | 'require' | 'ignore' } & ConnectOptions = {},
 ): Promise<T> {
   const config = loadConfig();
-  const dbs = connectDatabases(config, {
-    sqliteWriters: options.sqliteWriters,
-    primaryConnections: options.primaryConnections,
-  });
+  const dbs = connectDatabases(config, options);
   try {
     if (options.schema === 'migrate') await migrateToLatest(dbs.primary);
     else if (options.schema !== 'ignore') await requireSchema(dbs.primary);
@@ -77,6 +74,18 @@ export function parseTimezone(value: string): string {
     throw new InvalidArgumentError('expected an IANA time zone such as Europe/Berlin or UTC.');
   }
   return resolved.toLowerCase() === value.toLowerCase() ? resolved : value;
+}
+
+/**
+ * How a command whose writes are paid for (an engine's answers, a drafted artifact) opens the
+ * database: where another process's long write (an import, for minutes) holds it, the write waits
+ * for it without blocking the process, and on PostgreSQL `concurrency` such writes waiting on locks
+ * leave a connection each for the rest (the leases' heartbeat, the queue's reads).
+ */
+export function paidWrites(concurrency?: number): ConnectOptions {
+  return concurrency === undefined
+    ? { sqliteWriters: 'yield' }
+    : { sqliteWriters: 'yield', primaryConnections: concurrency + 2 };
 }
 
 /** What --scopes takes, as its help and its errors say it. */

@@ -10,7 +10,7 @@ import { registerEngineMetrics } from '../../monitoring/engines/metrics.ts';
 import { runWorker } from '../../monitoring/worker.ts';
 import { parseLimit } from '../operator.ts';
 import { askDeps, stopOnSignals } from './monitor.ts';
-import { monitorLogger, parsePort, withDatabase } from './support.ts';
+import { monitorLogger, paidWrites, parsePort, withDatabase } from './support.ts';
 
 export function register(program: Command): void {
   program
@@ -55,10 +55,7 @@ export function register(program: Command): void {
               },
               controller.signal,
             ),
-          // An import beside it holds SQLite's write lock, or rows its writes need, for minutes:
-          // its answers, paid for, wait for it without holding up the asks in flight or the rest
-          // (each ask's store, the leases' heartbeat and the queue's reads have a connection).
-          { sqliteWriters: 'yield', primaryConnections: concurrency + 2 },
+          paidWrites(concurrency),
         );
       } finally {
         metrics?.close();
