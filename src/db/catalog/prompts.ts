@@ -116,14 +116,26 @@ type Planned =
   | { kind: 'update'; id: number; row: PromptRow }
   | { kind: 'unchanged' };
 
-/** Plans every row against the database; any problem rejects the whole file. */
+interface Intent {
+  row: PromptRow;
+  category: CategoryRecord;
+  /** The prompt the row's key names, when it exists. */
+  existing?: PromptRecord;
+}
+
+/**
+ * Plans every row against the database; any problem rejects the whole file. Texts are checked
+ * against the category as the file leaves it, not as it was: the keyed rows' new texts replace
+ * their prompts' old ones first, so a file may swap two prompts' texts, or give a prompt a new
+ * text and its old one to a new row, in any order of its lines.
+ */
 async function plan(
   db: Db,
   orgId: number,
   rows: readonly PromptRow[],
   fallback: CategoryRecord | null,
 ): Promise<Planned[]> {
-  const errors: string[] = [];
+  const errors: { line: number; message: string }[] = [];
   const categories = new Map<string, CategoryRecord | undefined>();
   // Each category's prompts by text, read once: one lookup a row made a file of n rows into a
   // category of n prompts n² comparisons (10,000 unchanged rows 9.5 s).
@@ -144,9 +156,9 @@ async function plan(
   };
   const seenKeys = new Map<string, number>();
   const seenTexts = new Map<string, number>();
-  const planned: Planned[] = [];
+  const intents: Intent[] = [];
   for (const row of rows) {
-    const fail = (message: string) => errors.push(`line ${row.line}: ${message}`);
+    const fail = (message: string) => errors.push({ line: row.line, message });
     const ref: Ref | null = row.category ?? (fallback ? fallback.id : null);
     if (ref === null) {
       fail('no category: add a "category" column or pass --category');
@@ -170,36 +182,61 @@ async function plan(
       continue;
     }
     seenTexts.set(textKey, row.line);
-    if (row.key) {
-      const firstKey = seenKeys.get(row.key);
-      if (firstKey !== undefined) {
-        fail(`repeats the key "${row.key}" of line ${firstKey}`);
-        continue;
-      }
-      seenKeys.set(row.key, row.line);
-      const existing = await findPrompt(db, orgId, row.key);
-      if (existing) {
-        if (existing.categoryId !== category.id) {
-          fail(
-            `the key "${row.key}" is prompt ${existing.id} of category ${existing.categoryId}; prompts cannot move between categories`,
-          );
-        } else if (existing.text === row.text && existing.isMonitored === row.monitored)
-          planned.push({ kind: 'unchanged' });
-        else {
-          const other = (await textsOf(category)).get(row.text);
-          if (other !== undefined && other !== existing.id)
-            fail(`the new text of prompt ${existing.id} ("${row.key}") is prompt ${other}'s already`);
-          else planned.push({ kind: 'update', id: existing.id, row });
-        }
-        continue;
-      }
+    if (!row.key) {
+      intents.push({ row, category });
+      continue;
+    }
+    const firstKey = seenKeys.get(row.key);
+    if (firstKey !== undefined) {
+      fail(`repeats the key "${row.key}" of line ${firstKey}`);
+      continue;
+    }
+    seenKeys.set(row.key, row.line);
+    const existing = await findPrompt(db, orgId, row.key);
+    if (existing && existing.categoryId !== category.id) {
+      fail(
+        `the key "${row.key}" is prompt ${existing.id} of category ${existing.categoryId}; prompts cannot move between categories`,
+      );
+      continue;
+    }
+    intents.push({ row, category, existing });
+  }
+  const renamed = intents.filter(
+    (i): i is Required<Intent> => i.existing !== undefined && i.existing.text !== i.row.text,
+  );
+  for (const { category, existing } of renamed) {
+    const known = await textsOf(category);
+    if (known.get(existing.text) === existing.id) known.delete(existing.text);
+  }
+  for (const { row, category, existing } of renamed) {
+    const known = await textsOf(category);
+    const holder = known.get(row.text);
+    if (holder === undefined) known.set(row.text, existing.id);
+    else
+      errors.push({
+        line: row.line,
+        message: `the new text of prompt ${existing.id} ("${row.key}") is prompt ${holder}'s already`,
+      });
+  }
+  const planned: Planned[] = [];
+  for (const { row, category, existing } of intents) {
+    if (existing) {
+      const same = existing.text === row.text && existing.isMonitored === row.monitored;
+      planned.push(same ? { kind: 'unchanged' } : { kind: 'update', id: existing.id, row });
+      continue;
     }
     const same = (await textsOf(category)).get(row.text);
     if (same !== undefined && row.key)
-      fail(`category ${category.id} already has this prompt as id ${same}, without the key "${row.key}"`);
+      errors.push({
+        line: row.line,
+        message: `category ${category.id} already has this prompt as id ${same}, without the key "${row.key}"`,
+      });
     else planned.push(same !== undefined ? { kind: 'unchanged' } : { kind: 'create', category, row });
   }
-  if (errors.length > 0) throw new RowsRejected(errors);
+  if (errors.length > 0)
+    throw new RowsRejected(
+      errors.sort((a, b) => a.line - b.line).map(({ line, message }) => `line ${line}: ${message}`),
+    );
   return planned;
 }
 
