@@ -1,6 +1,8 @@
 // Configuration is read once, from the environment, at start-up. Every value is validated here so
 // that a typo fails the process with one clear line instead of surfacing later as odd behaviour.
 
+import { statSync } from 'node:fs';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -29,6 +31,14 @@ export interface Config {
   metricsHost: string;
   engines: EnginesConfig;
   monitor: MonitorConfig;
+  /** Fonts a PDF report draws what DejaVu Sans has no glyph for with (docs/reports.md). */
+  reportFonts: readonly ReportFontFile[];
+}
+
+/** A font file, and for a collection (.ttc) the PostScript name of the face to use. */
+export interface ReportFontFile {
+  file: string;
+  face: string | undefined;
 }
 
 /** The monitoring runs' pace and safety margins (docs/monitoring.md). */
@@ -253,6 +263,31 @@ function enginesConfig(env: NodeJS.ProcessEnv): EnginesConfig {
   };
 }
 
+/**
+ * REPORT_FONTS: comma-separated font files, each `FILE` or `FILE#FACE`. Only that each is a file
+ * is checked here: reading a font (~20 MB for a CJK collection) is left to the reports that use
+ * it, which refuse one that is not a font before anything is written.
+ */
+function reportFontFiles(raw: string | undefined): ReportFontFile[] {
+  if (!raw?.trim()) return [];
+  return raw.split(',').map((entry) => {
+    const spec = entry.trim();
+    const hash = spec.lastIndexOf('#');
+    const file = hash === -1 ? spec : spec.slice(0, hash);
+    const face = hash === -1 ? undefined : spec.slice(hash + 1);
+    if (file === '' || face === '')
+      throw new ConfigError(
+        `REPORT_FONTS must list font files, each FILE or FILE#FACE (a face of a collection), got "${spec}"`,
+      );
+    let isFile = false;
+    try {
+      isFile = statSync(file).isFile();
+    } catch {}
+    if (!isFile) throw new ConfigError(`REPORT_FONTS: ${file} is not a file`);
+    return { file, face };
+  });
+}
+
 function databaseUrl(name: string, raw: string): string {
   if (raw.startsWith('sqlite:')) {
     if (raw.length <= 'sqlite:'.length)
@@ -330,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, 'SIGHTLINE_MONITOR_POLL_MS', 15_000, 50, 3_600_000),
       concurrency: integer(env, 'SIGHTLINE_WORKER_CONCURRENCY', 8, 1, 1000),
     },
+    reportFonts: reportFontFiles(env.REPORT_FONTS),
   };
 }
 

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from '../src/app.ts';
+import type { ReportFontFile } from '../src/config.ts';
+import { createBrand } from '../src/db/catalog/brands.ts';
 import type { App } from '../src/http/types.ts';
 import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { mintKey } from './support/fixtures.ts';
+import { writeBoxFont } from './support/fonts.ts';
 import { pdfPages } from './support/pdf.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 
@@ -35,7 +41,11 @@ describe('report generation: documents and figures', () => {
   let fx: Fixture;
   const reports = new Map<string, Rendered>();
 
-  async function render(reportType: string, extra: Partial<GenerateRequest> = {}): Promise<Rendered> {
+  async function render(
+    reportType: string,
+    extra: Partial<GenerateRequest> = {},
+    fonts: readonly ReportFontFile[] = [],
+  ): Promise<Rendered> {
     const result = await generateReport(
       ctx.dbs.primary,
       {
@@ -48,7 +58,7 @@ describe('report generation: documents and figures', () => {
         branded: true,
         ...extra,
       },
-      { now: NOW, clock: () => DONE },
+      { now: NOW, clock: () => DONE, fonts },
     );
     assert.equal(result.status, 'complete', result.errorMessage);
     const files = await ctx.dbs.primary
@@ -425,5 +435,40 @@ describe('report generation: documents and figures', () => {
     assert.ok(items.includes('–'), 'the score is a dash');
     assert.ok(items.includes('no data in this window'));
     assert.ok(items.includes('No scored runs in this window yet.'));
+  });
+
+  it('draws a name DejaVu Sans cannot in a REPORT_FONTS face, where a reader can find it', async () => {
+    const db = ctx.dbs.primary;
+    const brand = await createBrand(db, fx.orgId, { name: '株式会社' });
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-fonts-'));
+    try {
+      const font = { file: writeBoxFont(join(dir, 'box.otf'), '株式会社'), face: undefined };
+      const without = await render('executive_summary_v2', { brandId: brand.id });
+      const withFont = await render('executive_summary_v2', { brandId: brand.id }, [font]);
+      // The first page's band and every later page's running header name the brand.
+      assert.ok(withFont.pages.length > 1);
+      for (const page of withFont.pages) assert.ok(page.includes('株式会社'), page.join(' '));
+      assert.ok(!allItems(without).some((item) => item.includes('株')), 'DejaVu draws empty boxes');
+      assert.equal(withFont.pages.length, without.pages.length);
+      const artifacts = await db
+        .selectFrom('report_artifacts')
+        .select('id')
+        .where('brand_id', '=', brand.id)
+        .execute();
+      await assert.rejects(
+        render('executive_summary_v2', { brandId: brand.id }, [
+          { file: join(dir, 'missing.otf'), face: undefined },
+        ]),
+        { name: 'ConfigError', message: `REPORT_FONTS: ${join(dir, 'missing.otf')} cannot be read (ENOENT)` },
+      );
+      const after = await db
+        .selectFrom('report_artifacts')
+        .select('id')
+        .where('brand_id', '=', brand.id)
+        .execute();
+      assert.deepEqual(after, artifacts, 'refused before an artifact was queued');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@
 // killed outright cannot say so: the next generation in the organization aborts what it left.
 import { setImmediate } from 'node:timers/promises';
 import packageJson from '../../package.json' with { type: 'json' };
+import type { ReportFontFile } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import {
   abortAbandoned,
@@ -17,6 +18,7 @@ import {
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
+import { type ReportFonts, reportFonts } from './fonts.ts';
 import { renderHtml } from './render-html.ts';
 import { renderPdf } from './render-pdf.ts';
 import { buildDocument, type ReportTypeDefinition } from './report-type.ts';
@@ -42,6 +44,8 @@ export interface GenerateOptions {
   files?: (db: Db) => ReportFileStore;
   /** Stops the generation (its reason, e.g. "SIGINT", is recorded); the artifact is then aborted. */
   signal?: AbortSignal;
+  /** The PDF's fallback fonts (REPORT_FONTS). */
+  fonts?: readonly ReportFontFile[];
 }
 
 export interface GeneratedReport {
@@ -77,6 +81,7 @@ async function render(
   scope: ReportRequestScope,
   request: GenerateRequest,
   db: Db,
+  fonts: ReportFonts,
   signal: AbortSignal | undefined,
 ) {
   const data = await gatherReportData(db, scope);
@@ -85,7 +90,7 @@ async function render(
   // A PDF report keeps the HTML it mirrors too (a web view); an HTML report is only that.
   const files: NewReportFile[] = [{ kind: 'html', contentType: CONTENT_TYPES.html, bytes: renderHtml(doc) }];
   if (request.format === 'pdf') {
-    const pdf = await renderPdf(doc, { createdAt: new Date(data.generatedAt) });
+    const pdf = await renderPdf(doc, fonts, { createdAt: new Date(data.generatedAt) });
     files.unshift({ kind: 'pdf', contentType: CONTENT_TYPES.pdf, bytes: pdf });
   }
   return { files, evidence: evidenceRefsCount(data) };
@@ -106,6 +111,8 @@ export async function generateReport(
   const clock = options.clock ?? (() => new Date());
   const now = options.now ?? clock();
   const { definition, scope } = await validateRequest(db, request, now);
+  // A REPORT_FONTS entry that is not a font fails here, before there is an artifact to fail.
+  const fonts = reportFonts(options.fonts);
   const { signal } = options;
   await checkpoint(signal);
 
@@ -133,7 +140,7 @@ export async function generateReport(
 
   try {
     await checkpoint(signal);
-    const { files, evidence } = await render(definition, scope, request, db, signal);
+    const { files, evidence } = await render(definition, scope, request, db, fonts, signal);
     await checkpoint(signal);
     const store = options.files ?? databaseReportFileStore;
     await inTransaction(db, async (trx) => {

@@ -3,7 +3,7 @@
 // across pages except tables, which continue on the next page under a repeated header.
 import PDFDocument from 'pdfkit';
 import type { Block, ReportDocument, Section } from './document.ts';
-import { reportFonts } from './fonts.ts';
+import type { ReportFonts } from './fonts.ts';
 import {
   BLOCK_GAP,
   blockHeight,
@@ -14,7 +14,7 @@ import {
   tableHeaderHeight,
   tableRowHeight,
 } from './pdf-blocks.ts';
-import { BOLD, FONT, line, type Pdf } from './pdf-text.ts';
+import { BOLD, FONT, line, type Pdf, registerFonts } from './pdf-text.ts';
 import { COLORS } from './theme.ts';
 
 const PAGE_WIDTH = 595.28;
@@ -159,8 +159,7 @@ export interface PdfMetadata {
   createdAt: Date;
 }
 
-export function renderPdf(doc: ReportDocument, meta: PdfMetadata): Promise<Buffer> {
-  const fonts = reportFonts();
+export function renderPdf(doc: ReportDocument, fonts: ReportFonts, meta: PdfMetadata): Promise<Buffer> {
   const pdf: Pdf = new PDFDocument({
     size: 'A4',
     margin: 0,
@@ -181,8 +180,7 @@ export function renderPdf(doc: ReportDocument, meta: PdfMetadata): Promise<Buffe
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-  pdf.registerFont(FONT, fonts.regular);
-  pdf.registerFont(BOLD, fonts.bold);
+  registerFonts(pdf, fonts);
 
   drawBand(pdf, doc);
   const flow = new Flow(pdf);

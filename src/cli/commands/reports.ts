@@ -61,7 +61,7 @@ export function register(program: Command): void {
     .action(async (options: GenerateOptions) => {
       // A second signal leaves at once; the next generation then aborts the artifact (docs/reports.md).
       const controller = abortOnSignals();
-      const result = await withDatabase(async (db) => {
+      const result = await withDatabase(async (db, config) => {
         const orgId = await brandOrganization(db, options.brand);
         if (orgId === undefined) throw new UsageError(`no brand with id ${options.brand}`);
         let userId: number | null = null;
@@ -85,7 +85,7 @@ export function register(program: Command): void {
               userId,
               branded: options.branding,
             },
-            { signal: controller.signal },
+            { signal: controller.signal, fonts: config.reportFonts },
           );
         } catch (error) {
           if (error instanceof InvalidReportRequest) throw new UsageError(error.message);
