@@ -14,8 +14,9 @@ import { PINNED_DEMO_NOW } from './support/templates.ts';
 // demo gained brand 10 (monitored by Sightline itself): the only earlier values that changed were
 // acme's brand lists, which now hold it; and when reports' counts came to agree with their nouns
 // ("1 citation of 1 domain"): report 8's PDF, an in-depth report, alone; and again when measuring
-// a line of PDF text stopped writing a fill colour each time (pdfkit writes one per call): the
-// same PDF's bytes, its pages drawn pixel for pixel the same. Regenerate only for a deliberate
+// a line of PDF text stopped writing a fill colour each time (pdfkit writes one per call), and
+// once more when measuring a paragraph's height stopped too: the same PDF's bytes, its pages
+// drawn pixel for pixel the same each time. Regenerate only for a deliberate
 // change of output:
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 

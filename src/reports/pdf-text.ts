@@ -177,8 +177,6 @@ export function paragraphHeight(
   style: TextStyle,
   maxLines = MAX_LINES,
 ): number {
-  const whole = sized(doc, style, text)
-    .fillColor(style.color)
-    .heightOfString(text, { width, lineGap: LINE_GAP });
+  const whole = sized(doc, style, text).heightOfString(text, { width, lineGap: LINE_GAP });
   return Math.min(whole, maxLines * lineAdvance(doc, style, text));
 }
