@@ -10,7 +10,6 @@ import {
   BOLD,
   clipped,
   FONT,
-  fontFor,
   LINE_GAP,
   line,
   lineWidth,
@@ -19,6 +18,7 @@ import {
   paragraph,
   paragraphHeight,
   registerFonts,
+  runsOf,
   type TextStyle,
 } from '../src/reports/pdf-text.ts';
 import { writeBoxFont } from './support/fonts.ts';
@@ -99,7 +99,7 @@ describe('a PDF paragraph bounded to its lines', () => {
 describe('a PDF text in a REPORT_FONTS face where DejaVu Sans has no glyphs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sightline-fonts-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const CJK = '株式会社…';
+  const CJK = '株式会社…\u0301';
   const files: ReportFontFile[] = [
     { file: writeBoxFont(join(dir, 'box.otf'), CJK), face: undefined },
     { file: writeBoxFont(join(dir, 'box-bold.otf'), CJK, 700), face: undefined },
@@ -107,34 +107,58 @@ describe('a PDF text in a REPORT_FONTS face where DejaVu Sans has no glyphs', ()
   const withFallbacks: Pdf = new PDFDocument({ size: 'A4' });
   registerFonts(withFallbacks, reportFonts(files));
 
-  it('draws a text in the face that has glyphs for most of its characters, of the style’s weight', () => {
-    assert.equal(fontFor(withFallbacks, FONT, '株式会社'), 'fallback-0');
-    assert.equal(fontFor(withFallbacks, BOLD, '株式会社'), 'fallback-1');
-    assert.equal(fontFor(withFallbacks, FONT, '株式会社 A'), 'fallback-0', 'four of five characters');
-    assert.equal(fontFor(withFallbacks, FONT, 'Acme 株'), FONT, 'four of five the other way');
-    assert.equal(fontFor(withFallbacks, FONT, 'Acme 株式会社'), FONT, 'a tie keeps DejaVu');
-    assert.equal(fontFor(withFallbacks, FONT, 'Café Zürich'), FONT);
-    assert.equal(fontFor(doc, FONT, '株式会社'), FONT, 'no fallbacks: DejaVu, with its empty boxes');
+  it('draws each character in the first face that has it: DejaVu Sans, then the fallbacks, the style’s weight first', () => {
+    assert.deepEqual(runsOf(withFallbacks, STYLE, '株式会社'), [{ text: '株式会社', font: 'fallback-0' }]);
+    assert.deepEqual(runsOf(withFallbacks, { ...STYLE, font: BOLD }, '株式会社'), [
+      { text: '株式会社', font: 'fallback-1' },
+    ]);
+    assert.deepEqual(runsOf(withFallbacks, STYLE, 'Acme 株式会社'), [
+      { text: 'Acme ', font: FONT },
+      { text: '株式会社', font: 'fallback-0' },
+    ]);
+    // The box font has no space: the space goes back to DejaVu rather than draw as nothing.
+    assert.deepEqual(runsOf(withFallbacks, STYLE, '株式 Acme'), [
+      { text: '株式', font: 'fallback-0' },
+      { text: ' Acme', font: FONT },
+    ]);
+    // A combining mark stays on its letter's face when that face has it (DejaVu has U+0301 too).
+    assert.deepEqual(runsOf(withFallbacks, STYLE, '株\u0301式 e\u0301'), [
+      { text: '株\u0301式', font: 'fallback-0' },
+      { text: ' e\u0301', font: FONT },
+    ]);
+    assert.deepEqual(runsOf(withFallbacks, STYLE, 'Café Zürich'), [{ text: 'Café Zürich', font: FONT }]);
+    assert.deepEqual(runsOf(withFallbacks, STYLE, 'ไทย'), [{ text: 'ไทย', font: FONT }], 'no face has it');
+    assert.deepEqual(runsOf(doc, STYLE, '株式会社'), [{ text: '株式会社', font: FONT }], 'no fallbacks');
   });
 
-  it('measures and clips in that face: each box is 1,000 of 1,000 units wide, 9 pt at 9 pt', () => {
+  it('measures and clips in those faces: each box is 1,000 of 1,000 units wide, 9 pt at 9 pt', () => {
     assert.equal(lineWidth(withFallbacks, '株式会社', STYLE), 36);
+    assert.equal(lineWidth(withFallbacks, 'Acme 株式', STYLE), lineWidth(doc, 'Acme ', STYLE) + 18);
     assert.equal(clipped(withFallbacks, '株式会社', 30, STYLE), '株式…');
   });
 
-  it('draws a fallback face on the baseline DejaVu Sans would have, its top moved up', async () => {
+  /** The text items a drawing leaves on its page, as a reader's viewer extracts them. */
+  async function drawn(draw: (pdf: Pdf) => void) {
     const pdf: Pdf = new PDFDocument({ size: 'A4' });
     registerFonts(pdf, reportFonts(files));
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     const ended = new Promise((resolve) => pdf.on('end', resolve));
-    line(pdf, 'Acme', 50, 100, 100, STYLE);
-    line(pdf, '株式会社', 200, 100, 100, STYLE);
-    paragraph(pdf, 'Zendesk', 50, 200, 100, STYLE);
-    paragraph(pdf, '株式会社', 300, 200, 100, STYLE);
+    draw(pdf);
     pdf.end();
     await ended;
     const [page = []] = await pdfTextItems(Buffer.concat(chunks));
+    return page;
+  }
+
+  it('draws a fallback face on the baseline DejaVu Sans would have, its top moved up', async () => {
+    const page = await drawn((pdf) => {
+      line(pdf, 'Acme', 50, 100, 100, STYLE);
+      line(pdf, '株式会社', 200, 100, 100, STYLE);
+      paragraph(pdf, 'Zendesk', 50, 200, 100, STYLE);
+      paragraph(pdf, '株式会社', 300, 200, 100, STYLE);
+      paragraph(pdf, 'Globex 株式会社', 50, 300, 200, STYLE);
+    });
     const baseline = (str: string, x: number) => page.find((item) => item.str === str && item.x === x)?.y;
     // Drawn at the same top, the box font (rising 0.8 em) would sit (1901/2048 − 0.8) × 9 = 1.154 pt
     // lower than DejaVu (rising 1901/2048 em).
@@ -146,6 +170,36 @@ describe('a PDF text in a REPORT_FONTS face where DejaVu Sans has no glyphs', ()
       assert.ok(expected !== undefined, latin);
       assert.ok(Math.abs((baseline('株式会社', cjkAt) ?? Number.NaN) - expected) < 0.001, latin);
     }
+    const mixed = page.filter((item) => item.y < 842 - 290 && item.y > 842 - 330);
+    assert.deepEqual(
+      mixed.map((item) => item.str),
+      ['Globex', '株式会社'],
+    );
+    assert.ok(Math.abs((mixed[0]?.y ?? 0) - (mixed[1]?.y ?? 1)) < 0.001, 'one baseline');
+  });
+
+  it('wraps a paragraph of two faces itself: lines within the column, one step apart, at most their number', async () => {
+    // One line steps by the taller face's height, DejaVu's (1901 + 483) / 2048 em at 9 pt, and the gap.
+    const step = ((1901 + 483) / 2048) * 9 + LINE_GAP;
+    assert.ok(Math.abs(paragraphHeight(withFallbacks, 'Acme 株式', 200, STYLE) - step) < 1e-9);
+    const text = 'Acme 株式会社 and Globex 株式会社 and Hooli 株式会社 and Initech 株式会社';
+    const lines = paragraphHeight(withFallbacks, text, 100, STYLE) / step;
+    assert.ok(Number.isInteger(Math.round(lines * 1e6) / 1e6) && lines > 2, `${lines} lines`);
+    assert.equal(paragraphHeight(withFallbacks, text, 100, STYLE, 2), 2 * step);
+    const page = await drawn((pdf) => paragraph(pdf, text, 50, 100, 100, STYLE, 'left', 2));
+    const rows = [...new Set(page.map((item) => item.y))].sort((a, b) => b - a);
+    assert.equal(rows.length, 2);
+    assert.ok(Math.abs((rows[0] ?? 0) - (rows[1] ?? 0) - step) < 0.001, 'one step apart');
+    const right = Math.max(...page.map((item) => item.x + item.width));
+    assert.ok(right <= 150 + 0.001, `within the column: ${right}`);
+    const shown = rows.map((y) =>
+      page
+        .filter((item) => item.y === y)
+        .map((item) => item.str)
+        .join(''),
+    );
+    assert.ok(shown.at(-1)?.endsWith('…'), shown.join(' / '));
+    assert.ok(text.replaceAll(' ', '').startsWith(shown.join('').replaceAll(' ', '').slice(0, -1)));
   });
 
   it('refuses a file that is not a font, and a face named in a single font, naming the file', () => {

@@ -5,7 +5,6 @@ import { splitFractions, trendGeometry } from './charts.ts';
 import type { Block, Card, Kpi, TableCell } from './document.ts';
 import {
   BOLD,
-  drawText,
   FONT,
   line,
   lineWidth,
@@ -33,7 +32,6 @@ function blockTitle(doc: Pdf, title: string, x: number, y: number, width: number
 
 const KPI_HEIGHT = 78;
 const KPI_GAP = 10;
-const KPI_NOTE: TextStyle = { font: FONT, size: 6.8, color: COLORS.muted };
 
 function drawKpi(doc: Pdf, item: Kpi, x: number, y: number, width: number): void {
   doc.roundedRect(x, y, width, KPI_HEIGHT, 6).fill(COLORS.panel);
@@ -53,11 +51,12 @@ function drawKpi(doc: Pdf, item: Kpi, x: number, y: number, width: number): void
       color: TONE_COLORS[item.change.tone],
     });
   }
-  drawText(doc, item.note, left, y + (item.change ? 57 : 47), KPI_NOTE, {
-    width: inner,
-    height: 18,
-    ellipsis: true,
-  });
+  // The note is the report's own English: DejaVu Sans has every character of it.
+  doc
+    .font(FONT)
+    .fontSize(6.8)
+    .fillColor(COLORS.muted)
+    .text(item.note, left, y + (item.change ? 57 : 47), { width: inner, height: 18, ellipsis: true });
 }
 
 // Trend line -----------------------------------------------------------------------------------

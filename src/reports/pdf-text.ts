@@ -3,6 +3,7 @@ import type { ReportFace, ReportFonts } from './fonts.ts';
 
 // Text primitives for the PDF renderer. pdfkit wraps any text given a width, even single-line
 // labels; `line` never passes one, so a label stays on its line and is clipped with an ellipsis.
+// Each character is drawn in the first face that has it: DejaVu Sans, then REPORT_FONTS.
 
 export type Pdf = InstanceType<typeof PDFDocument>;
 
@@ -38,94 +39,116 @@ export function registerFonts(doc: Pdf, fonts: ReportFonts): void {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// Spaces, combining marks and joiners belong with what they follow (a mark drawn in another face
+// than its letter would not sit on it).
+const JOINS = /^[\s\p{M}\p{Cf}]$/u;
+
+/** A stretch of text drawn in one face, by its registered name. */
+export interface Run {
+  text: string;
+  font: string;
+}
 
 /**
- * The face `text` is drawn in: the style's own, unless a fallback has glyphs for more of its
- * characters (a tie keeps the style's face, then prefers the fallback of the style's weight). One
- * face draws a whole text, so a fallback that also has Latin letters (Noto Sans CJK has) keeps a
- * name such as "Acme 株式会社" whole.
+ * `text` cut where its face changes: each character in the first face that has it, the style's
+ * own, then the fallbacks (of the style's weight first); a space, mark or joiner in the run it
+ * follows when that face has it. So "ไทยเดสก์ Acme" is Noto Sans Thai, then DejaVu Sans: neither
+ * has both.
  */
-export function fontFor(doc: Pdf, font: TextStyle['font'], text: string): string {
+export function runsOf(doc: Pdf, style: TextStyle, text: string): Run[] {
   const faces = facesOf.get(doc);
-  if (!faces || faces.fallbacks.length === 0 || PRINTABLE_ASCII.test(text)) return font;
-  const points = new Set<number>();
+  if (!faces || faces.fallbacks.length === 0 || PRINTABLE_ASCII.test(text))
+    return [{ text, font: style.font }];
+  const bold = style.font === BOLD;
+  const ordered = [
+    { name: style.font as string, face: faces.primary[style.font] },
+    ...faces.fallbacks.filter((f) => f.face.bold === bold),
+    ...faces.fallbacks.filter((f) => f.face.bold !== bold),
+  ];
+  const runs: Run[] = [];
   for (const char of text) {
     const point = char.codePointAt(0) as number;
-    if (point > 0x20) points.add(point);
+    const last = runs.at(-1);
+    const stays = last && JOINS.test(char) && ordered.find((f) => f.name === last.font)?.face.covers(point);
+    const font = stays ? last.font : (ordered.find((f) => f.face.covers(point))?.name ?? style.font);
+    if (last?.font === font) last.text += char;
+    else runs.push({ text: char, font });
   }
-  const covered = (face: ReportFace) => {
-    let n = 0;
-    for (const point of points) if (face.covers(point)) n++;
-    return n;
-  };
-  let best = { name: font as string, covered: covered(faces.primary[font]), matched: true };
-  if (best.covered === points.size) return font;
-  for (const { name, face } of faces.fallbacks) {
-    const candidate = { name, covered: covered(face), matched: face.bold === (font === BOLD) };
-    if (
-      candidate.covered > best.covered ||
-      (candidate.covered === best.covered && candidate.matched && !best.matched)
-    )
-      best = candidate;
-  }
-  return best.name;
-}
-
-// Font and size only: a measurement needs no colour, and pdfkit writes one to the page at each call.
-function sized(doc: Pdf, style: TextStyle, text: string): Pdf {
-  return doc.font(fontFor(doc, style.font, text)).fontSize(style.size);
+  return runs;
 }
 
 /**
- * Sets the face, size and colour for drawing `text`; returns how far to move it down so that its
- * baseline is where the style's own face puts it.
+ * How far to move a run down so that its baseline is where the style's face puts it: pdfkit places
+ * a text by its top, and Noto Sans CJK rises 1.16 em where DejaVu Sans rises 0.93 (its baseline sat
+ * 2 pt lower).
  */
-function styled(doc: Pdf, style: TextStyle, text: string): number {
-  const name = fontFor(doc, style.font, text);
-  doc.font(name).fontSize(style.size).fillColor(style.color);
+function dropOf(doc: Pdf, style: TextStyle, font: string): number {
   const faces = facesOf.get(doc);
-  const face = faces?.fallbacks.find((f) => f.name === name)?.face;
+  const face = faces?.fallbacks.find((f) => f.name === font)?.face;
   if (!faces || !face) return 0;
-  // Noto Sans CJK rises 1.16 em, DejaVu Sans 0.93: drawn at the same top, its baseline sat 2 pt lower.
   return (faces.primary[style.font].ascent - face.ascent) * style.size;
 }
 
-/** Draws `text` in the style's face, or its fallback, at the top `y` the style's face would have. */
-export function drawText(
-  doc: Pdf,
-  text: string,
-  x: number,
-  y: number,
-  style: TextStyle,
-  options: PDFKit.Mixins.TextOptions,
-): void {
-  const drop = styled(doc, style, text);
-  doc.text(text, x, y + drop, options);
+// Font and size only: a measurement needs no colour, and pdfkit writes one to the page at each call.
+function sized(doc: Pdf, style: TextStyle, font: string): Pdf {
+  return doc.font(font).fontSize(style.size);
+}
+
+function runWidth(doc: Pdf, run: Run, style: TextStyle): number {
+  return sized(doc, style, run.font).widthOfString(run.text, { characterSpacing: style.spacing ?? 0 });
 }
 
 export function lineWidth(doc: Pdf, text: string, style: TextStyle): number {
-  return sized(doc, style, text).widthOfString(text, { characterSpacing: style.spacing ?? 0 });
+  const runs = runsOf(doc, style, text);
+  const between = (style.spacing ?? 0) * (runs.length - 1);
+  return runs.reduce((sum, run) => sum + runWidth(doc, run, style), between);
 }
 
 /**
- * `text` as it fits on one line of `width`: whole, or its longest start that fits with an ellipsis
- * after it (at least one character). The cut is found by halving, not by dropping a character at a
- * time: a width is measured glyph by glyph, so that was quadratic (a 2,000-character prompt 3.9 s).
- * Cut between code points, never inside a surrogate pair.
+ * The most characters, from 1 to `most`, whose `shown` form fits `width`; 1 when none does. Found
+ * by halving, not by dropping a character at a time: a width is measured glyph by glyph, so that
+ * was quadratic (a 2,000-character prompt 3.9 s).
  */
-export function clipped(doc: Pdf, text: string, width: number, style: TextStyle): string {
-  const chars = Array.from(text);
-  if (chars.length <= 1 || lineWidth(doc, text, style) <= width) return text;
-  const shown = (kept: number) => `${chars.slice(0, kept).join('').trimEnd()}…`;
-  // The longest start of fewer characters than the whole that fits; one character when none does.
+function fitting(doc: Pdf, most: number, width: number, style: TextStyle, shown: (kept: number) => string) {
   let fits = 1;
-  let tooLong = chars.length;
+  let tooLong = most + 1;
   while (tooLong - fits > 1) {
     const middle = Math.floor((fits + tooLong) / 2);
     if (lineWidth(doc, shown(middle), style) <= width) fits = middle;
     else tooLong = middle;
   }
-  return shown(fits);
+  return fits;
+}
+
+const ellipsized = (chars: readonly string[]) => (kept: number) =>
+  `${chars.slice(0, kept).join('').trimEnd()}…`;
+
+/**
+ * `text` as it fits on one line of `width`: whole, or its longest start that fits with an ellipsis
+ * after it (at least one character). Cut between code points, never inside a surrogate pair.
+ */
+export function clipped(doc: Pdf, text: string, width: number, style: TextStyle): string {
+  const chars = Array.from(text);
+  if (chars.length <= 1 || lineWidth(doc, text, style) <= width) return text;
+  const shown = ellipsized(chars);
+  return shown(fitting(doc, chars.length - 1, width, style, shown));
+}
+
+/** Draws `text` on one line from `x`, each run in its face, on the style's baseline. */
+function drawRuns(doc: Pdf, text: string, x: number, y: number, style: TextStyle): void {
+  let left = x;
+  for (const run of runsOf(doc, style, text)) {
+    sized(doc, style, run.font).fillColor(style.color);
+    doc.text(run.text, left, y + dropOf(doc, style, run.font), {
+      lineBreak: false,
+      characterSpacing: style.spacing ?? 0,
+    });
+    left += runWidth(doc, run, style) + (style.spacing ?? 0);
+  }
+}
+
+function aligned(x: number, width: number, used: number, align: 'left' | 'right' | 'center'): number {
+  return align === 'left' ? x : align === 'right' ? x + width - used : x + (width - used) / 2;
 }
 
 /** One line of text inside `width`, aligned within it, clipped with an ellipsis when too long. */
@@ -139,9 +162,7 @@ export function line(
   align: 'left' | 'right' | 'center' = 'left',
 ): void {
   const shown = clipped(doc, text, width, style);
-  const w = lineWidth(doc, shown, style);
-  const left = align === 'left' ? x : align === 'right' ? x + width - w : x + (width - w) / 2;
-  drawText(doc, shown, left, y, style, { lineBreak: false, characterSpacing: style.spacing ?? 0 });
+  drawRuns(doc, shown, aligned(x, width, lineWidth(doc, shown, style), align), y, style);
 }
 
 /**
@@ -151,8 +172,43 @@ export function line(
  */
 export const MAX_LINES = 10;
 
-function lineAdvance(doc: Pdf, style: TextStyle, text: string): number {
-  return sized(doc, style, text).currentLineHeight(true) + LINE_GAP;
+function advance(doc: Pdf, style: TextStyle, runs: readonly Run[]): number {
+  const heights = runs.map((run) => sized(doc, style, run.font).currentLineHeight(true));
+  return Math.max(...heights) + LINE_GAP;
+}
+
+// Between words as ICU finds them, which it does for scripts without spaces too (Thai, Japanese).
+const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/**
+ * A paragraph of more than one face as lines: pdfkit wraps a text in one face, so it is wrapped
+ * here, between words, a word wider than the column between characters; at most `maxLines`, the
+ * last ending in "…" when text is left over.
+ */
+function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLines: number): string[] {
+  const lines: string[] = [];
+  for (const given of text.split('\n')) {
+    let current = '';
+    for (const { segment } of WORDS.segment(given)) {
+      if (lineWidth(doc, (current + segment).trimEnd(), style) <= width) {
+        current += segment;
+        continue;
+      }
+      if (current.trim() !== '') lines.push(current.trimEnd());
+      let rest = Array.from(current.trim() === '' ? current + segment : segment.trimStart());
+      while (rest.length > 1 && lineWidth(doc, rest.join('').trimEnd(), style) > width) {
+        const kept = fitting(doc, rest.length, width, style, (n) => rest.slice(0, n).join(''));
+        lines.push(rest.slice(0, kept).join(''));
+        rest = rest.slice(kept);
+      }
+      current = rest.join('');
+    }
+    lines.push(current.trimEnd());
+  }
+  if (lines.length <= maxLines) return lines;
+  const last = Array.from(lines[maxLines - 1] ?? '');
+  const shown = ellipsized(last);
+  return [...lines.slice(0, maxLines - 1), shown(fitting(doc, last.length, width, style, shown))];
 }
 
 /** Wrapped text in a column of `width`, at most `maxLines` lines. */
@@ -166,8 +222,23 @@ export function paragraph(
   align: 'left' | 'right' = 'left',
   maxLines = MAX_LINES,
 ): void {
-  const height = maxLines * lineAdvance(doc, style, text);
-  drawText(doc, text, x, y, style, { width, align, lineGap: LINE_GAP, height, ellipsis: true });
+  const runs = runsOf(doc, style, text);
+  const step = advance(doc, style, runs);
+  const [only] = runs;
+  if (only && runs.length === 1) {
+    sized(doc, style, only.font).fillColor(style.color);
+    doc.text(text, x, y + dropOf(doc, style, only.font), {
+      width,
+      align,
+      lineGap: LINE_GAP,
+      height: maxLines * step,
+      ellipsis: true,
+    });
+    return;
+  }
+  wrapped(doc, text, width, style, maxLines).forEach((shown, i) => {
+    drawRuns(doc, shown, aligned(x, width, lineWidth(doc, shown, style), align), y + i * step, style);
+  });
 }
 
 export function paragraphHeight(
@@ -177,6 +248,12 @@ export function paragraphHeight(
   style: TextStyle,
   maxLines = MAX_LINES,
 ): number {
-  const whole = sized(doc, style, text).heightOfString(text, { width, lineGap: LINE_GAP });
-  return Math.min(whole, maxLines * lineAdvance(doc, style, text));
+  const runs = runsOf(doc, style, text);
+  const step = advance(doc, style, runs);
+  const [only] = runs;
+  if (only && runs.length === 1) {
+    const whole = sized(doc, style, only.font).heightOfString(text, { width, lineGap: LINE_GAP });
+    return Math.min(whole, maxLines * step);
+  }
+  return wrapped(doc, text, width, style, maxLines).length * step;
 }

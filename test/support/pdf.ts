@@ -5,6 +5,7 @@ export interface PdfTextItem {
   /** Where its baseline starts, in PDF points from the page's bottom left. */
   x: number;
   y: number;
+  width: number;
 }
 
 /** The text items of each page of a PDF, as a reader's viewer extracts them, and where they sit. */
@@ -17,7 +18,14 @@ export async function pdfTextItems(bytes: Uint8Array): Promise<PdfTextItem[][]> 
     pages.push(
       content.items.flatMap((item) =>
         'str' in item && item.str.trim() !== ''
-          ? [{ str: item.str, x: item.transform[4] as number, y: item.transform[5] as number }]
+          ? [
+              {
+                str: item.str,
+                x: item.transform[4] as number,
+                y: item.transform[5] as number,
+                width: item.width,
+              },
+            ]
           : [],
       ),
     );
