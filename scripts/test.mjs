@@ -38,6 +38,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 // servers): the production pass would repeat them word for word.
 const EMBEDDED_ONLY = new Set([
   'test/read-plans.test.ts',
+  'test/bidi.test.ts',
   'test/reader-pool.test.ts',
   'test/sqlite-write-lock.test.ts',
   'test/cli-start.test.ts',

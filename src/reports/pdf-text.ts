@@ -1,4 +1,5 @@
 import type PDFDocument from 'pdfkit';
+import { drawnOrder, hasRightToLeft, visualPieces } from './bidi.ts';
 import type { ReportFace, ReportFonts } from './fonts.ts';
 
 // Text primitives for the PDF renderer. pdfkit wraps any text given a width, even single-line
@@ -134,17 +135,24 @@ export function clipped(doc: Pdf, text: string, width: number, style: TextStyle)
   return shown(fitting(doc, chars.length - 1, width, style, shown));
 }
 
-/** Draws `text` on one line from `x`, each run in its face, on the style's baseline. */
+/**
+ * Draws `text` on one line from `x`, each run in its face, on the style's baseline; right-to-left
+ * words in their order on the page (`bidi.ts`), each shaped, and so reversed, on its own.
+ */
 function drawRuns(doc: Pdf, text: string, x: number, y: number, style: TextStyle): void {
   let left = x;
-  for (const run of runsOf(doc, style, text)) {
-    sized(doc, style, run.font).fillColor(style.color);
-    doc.text(run.text, left, y + dropOf(doc, style, run.font), {
-      lineBreak: false,
-      characterSpacing: style.spacing ?? 0,
-    });
-    left += runWidth(doc, run, style) + (style.spacing ?? 0);
-  }
+  for (const piece of visualPieces(text))
+    for (const part of drawnOrder(piece)) {
+      const runs = runsOf(doc, style, part);
+      for (const run of piece.rightToLeft ? runs.reverse() : runs) {
+        sized(doc, style, run.font).fillColor(style.color);
+        doc.text(run.text, left, y + dropOf(doc, style, run.font), {
+          lineBreak: false,
+          characterSpacing: style.spacing ?? 0,
+        });
+        left += runWidth(doc, run, style) + (style.spacing ?? 0);
+      }
+    }
 }
 
 function aligned(x: number, width: number, used: number, align: 'left' | 'right' | 'center'): number {
@@ -181,9 +189,9 @@ function advance(doc: Pdf, style: TextStyle, runs: readonly Run[]): number {
 const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /**
- * A paragraph of more than one face as lines: pdfkit wraps a text in one face, so it is wrapped
- * here, between words, a word wider than the column between characters; at most `maxLines`, the
- * last ending in "…" when text is left over.
+ * A paragraph of more than one face, or with right-to-left words, as lines: pdfkit wraps a text in
+ * one face and draws it left to right, so it is wrapped here, between words, a word wider than the
+ * column between characters; at most `maxLines`, the last ending in "…" when text is left over.
  */
 function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLines: number): string[] {
   const lines: string[] = [];
@@ -211,6 +219,11 @@ function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLin
   return [...lines.slice(0, maxLines - 1), shown(fitting(doc, last.length, width, style, shown))];
 }
 
+/** The run pdfkit can wrap itself: the whole text, in one face, left to right. */
+function oneFace(runs: readonly Run[], text: string): Run | undefined {
+  return runs.length === 1 && !hasRightToLeft(text) ? runs[0] : undefined;
+}
+
 /** Wrapped text in a column of `width`, at most `maxLines` lines. */
 export function paragraph(
   doc: Pdf,
@@ -224,8 +237,8 @@ export function paragraph(
 ): void {
   const runs = runsOf(doc, style, text);
   const step = advance(doc, style, runs);
-  const [only] = runs;
-  if (only && runs.length === 1) {
+  const only = oneFace(runs, text);
+  if (only) {
     sized(doc, style, only.font).fillColor(style.color);
     doc.text(text, x, y + dropOf(doc, style, only.font), {
       width,
@@ -250,8 +263,8 @@ export function paragraphHeight(
 ): number {
   const runs = runsOf(doc, style, text);
   const step = advance(doc, style, runs);
-  const [only] = runs;
-  if (only && runs.length === 1) {
+  const only = oneFace(runs, text);
+  if (only) {
     const whole = sized(doc, style, only.font).heightOfString(text, { width, lineGap: LINE_GAP });
     return Math.min(whole, maxLines * step);
   }
