@@ -195,22 +195,26 @@ const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
  */
 function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLines: number): string[] {
   const lines: string[] = [];
+  // Past its last line shown the rest is not wrapped (a 2,000-character prompt in a cell).
+  const full = () => lines.length > maxLines;
   for (const given of text.split('\n')) {
     let current = '';
     for (const { segment } of WORDS.segment(given)) {
+      if (full()) break;
       if (lineWidth(doc, (current + segment).trimEnd(), style) <= width) {
         current += segment;
         continue;
       }
       if (current.trim() !== '') lines.push(current.trimEnd());
       let rest = Array.from(current.trim() === '' ? current + segment : segment.trimStart());
-      while (rest.length > 1 && lineWidth(doc, rest.join('').trimEnd(), style) > width) {
+      while (rest.length > 1 && !full() && lineWidth(doc, rest.join('').trimEnd(), style) > width) {
         const kept = fitting(doc, rest.length, width, style, (n) => rest.slice(0, n).join(''));
         lines.push(rest.slice(0, kept).join(''));
         rest = rest.slice(kept);
       }
       current = rest.join('');
     }
+    if (full()) break;
     lines.push(current.trimEnd());
   }
   if (lines.length <= maxLines) return lines;
