@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -200,6 +200,17 @@ describe('a PDF text in a REPORT_FONTS face where DejaVu Sans has no glyphs', ()
     );
     assert.ok(shown.at(-1)?.endsWith('…'), shown.join(' / '));
     assert.ok(text.replaceAll(' ', '').startsWith(shown.join('').replaceAll(' ', '').slice(0, -1)));
+  });
+
+  it('refuses a font file cut short before a report draws with it', () => {
+    const whole = readFileSync(join(dir, 'box.otf'));
+    const cut = join(dir, 'cut.otf');
+    // Its tables' directory whole, their data not: it opens, and its glyphs cannot be read.
+    writeFileSync(cut, whole.subarray(0, 600));
+    assert.throws(() => reportFonts([{ file: cut, face: undefined }]), {
+      name: 'ConfigError',
+      message: `REPORT_FONTS: ${cut} is damaged: its tables cannot be read (a file cut short?)`,
+    });
   });
 
   it('refuses a file that is not a font, and a face named in a single font, naming the file', () => {

@@ -35,18 +35,28 @@ function isCollection(font: fontkit.Font | fontkit.FontCollection): font is font
   return 'fonts' in font && Array.isArray(font.fonts);
 }
 
+const notAFont = (file: string) =>
+  new ConfigError(`REPORT_FONTS: ${file} is not a font file (TrueType, OpenType, WOFF or a collection)`);
+const damaged = (file: string) =>
+  new ConfigError(`REPORT_FONTS: ${file} is damaged: its tables cannot be read (a file cut short?)`);
+
+/**
+ * The face the operator named, read far enough to trust: fontkit reads tables when asked, so a
+ * file cut short opened and failed later inside a report ("Cannot read properties of undefined").
+ * Its metrics, and the outlines of its first and last glyphs (the ends of its glyph data), are
+ * read here.
+ */
 function faceOf(data: Buffer, face: string | undefined, file: string): ReportFace {
   let opened: fontkit.Font | fontkit.FontCollection | null;
   try {
     opened = fontkit.create(data);
   } catch {
-    throw new ConfigError(
-      `REPORT_FONTS: ${file} is not a font file (TrueType, OpenType, WOFF or a collection)`,
-    );
+    throw notAFont(file);
   }
   let font: Font;
   if (isCollection(opened)) {
     const names = opened.fonts.map((f) => f.postscriptName);
+    if (names.some((name) => typeof name !== 'string' || name === '')) throw damaged(file);
     const found = face === undefined ? undefined : opened.fonts.find((f) => f.postscriptName === face);
     if (!found)
       throw new ConfigError(
@@ -58,13 +68,23 @@ function faceOf(data: Buffer, face: string | undefined, file: string): ReportFac
       `REPORT_FONTS: ${file} holds one face, not a collection: name it without "#${face}"`,
     );
   } else font = opened;
+  let bold: boolean;
+  let ascent: number;
+  try {
+    bold = (font['OS/2']?.usWeightClass ?? 400) >= 600;
+    ascent = font.ascent / font.unitsPerEm;
+    for (const id of [0, font.numGlyphs - 1]) void font.getGlyph(id).path.toSVG();
+  } catch {
+    throw damaged(file);
+  }
+  if (!Number.isFinite(ascent)) throw damaged(file);
   // A lookup per character of every text a report measures: each answer is kept.
   const known = new Map<number, boolean>();
   return {
     data,
     face,
-    bold: (font['OS/2']?.usWeightClass ?? 400) >= 600,
-    ascent: font.ascent / font.unitsPerEm,
+    bold,
+    ascent,
     covers(codePoint) {
       let has = known.get(codePoint);
       if (has === undefined) {
