@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
 import PDFDocument from 'pdfkit';
 import { loadConfig, type ReportFontFile } from '../src/config.ts';
 import { reportFonts } from '../src/reports/fonts.ts';
@@ -200,6 +201,33 @@ describe('a PDF text in a REPORT_FONTS face where DejaVu Sans has no glyphs', ()
     );
     assert.ok(shown.at(-1)?.endsWith('…'), shown.join(' / '));
     assert.ok(text.replaceAll(' ', '').startsWith(shown.join('').replaceAll(' ', '').slice(0, -1)));
+  });
+
+  it('keeps any mix of scripts within its bounds: a line in its width, a paragraph in its lines', () => {
+    // Latin, CJK (the box font), Hebrew, Arabic, Thai (no face has it), digits, brackets, marks,
+    // joiners, emoji, spaces and line breaks, in any order.
+    const unit = fc.constantFrom(
+      ...Array.from('Aé 株式会社שלוםمرحبا1(2)ไ\u0301\u200d🚀\n…'),
+      'Zendesk ',
+      'בנק ',
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit, maxLength: 120 }),
+        fc.integer({ min: 20, max: 300 }),
+        fc.integer({ min: 1, max: 6 }),
+        (text, width, maxLines) => {
+          const shown = clipped(withFallbacks, text, width, STYLE);
+          if (Array.from(shown).length > 1) assert.ok(lineWidth(withFallbacks, shown, STYLE) <= width + 1e-9);
+          const step = ((1901 + 483) / 2048) * 9 + LINE_GAP;
+          const height = paragraphHeight(withFallbacks, text, width, STYLE, maxLines);
+          assert.ok(height <= maxLines * step + 1e-9, `${height} in ${maxLines} lines`);
+          line(withFallbacks, text, 50, 100, width, STYLE);
+          paragraph(withFallbacks, text, 50, 200, width, STYLE, 'right', maxLines);
+        },
+      ),
+      { numRuns: 300, seed: 20261128 },
+    );
   });
 
   it('refuses a font file cut short before a report draws with it', () => {
