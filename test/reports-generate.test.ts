@@ -467,6 +467,21 @@ describe('report generation: documents and figures', () => {
         .where('brand_id', '=', brand.id)
         .execute();
       assert.deepEqual(after, artifacts, 'refused before an artifact was queued');
+      // An HTML report draws no text itself: it reads no font, and so is not stopped by one.
+      const html = await generateReport(
+        db,
+        {
+          orgId: fx.orgId,
+          brandId: brand.id,
+          categoryId: null,
+          reportType: 'executive_summary_v2',
+          format: 'html',
+          userId: null,
+          branded: true,
+        },
+        { now: NOW, clock: () => DONE, fonts: [{ file: join(dir, 'missing.otf'), face: undefined }] },
+      );
+      assert.equal(html.status, 'complete', html.errorMessage);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -81,7 +81,8 @@ async function render(
   scope: ReportRequestScope,
   request: GenerateRequest,
   db: Db,
-  fonts: ReportFonts,
+  /** The PDF's fonts; null for an HTML report, which has no PDF. */
+  fonts: ReportFonts | null,
   signal: AbortSignal | undefined,
 ) {
   const data = await gatherReportData(db, scope);
@@ -89,7 +90,7 @@ async function render(
   const doc = buildDocument(definition, data, request.branded);
   // A PDF report keeps the HTML it mirrors too (a web view); an HTML report is only that.
   const files: NewReportFile[] = [{ kind: 'html', contentType: CONTENT_TYPES.html, bytes: renderHtml(doc) }];
-  if (request.format === 'pdf') {
+  if (fonts) {
     const pdf = await renderPdf(doc, fonts, { createdAt: new Date(data.generatedAt) });
     files.unshift({ kind: 'pdf', contentType: CONTENT_TYPES.pdf, bytes: pdf });
   }
@@ -111,8 +112,9 @@ export async function generateReport(
   const clock = options.clock ?? (() => new Date());
   const now = options.now ?? clock();
   const { definition, scope } = await validateRequest(db, request, now);
-  // A REPORT_FONTS entry that is not a font fails here, before there is an artifact to fail.
-  const fonts = reportFonts(options.fonts);
+  // A REPORT_FONTS entry that is not a font fails here, before there is an artifact to fail; an
+  // HTML report draws no text itself and reads none.
+  const fonts = request.format === 'pdf' ? reportFonts(options.fonts) : null;
   const { signal } = options;
   await checkpoint(signal);
 
