@@ -271,11 +271,17 @@ describe('report generation: lifecycle, downloads and CLI', () => {
   });
 
   describe('sightline reports generate', () => {
-    const cli = (...args: string[]) =>
+    const cliWith = (env: Record<string, string>, ...args: string[]) =>
       spawnSync(process.execPath, [MAIN, 'reports', 'generate', ...args], {
         encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: ctx.config.databaseUrl, LOG_LEVEL: 'silent' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: ctx.config.databaseUrl,
+          LOG_LEVEL: 'silent',
+          ...env,
+        },
       });
+    const cli = (...args: string[]) => cliWith({}, ...args);
 
     it('prints the new artifact id as the last line and exits 0', async () => {
       const run = cli(
@@ -366,6 +372,17 @@ describe('report generation: lifecycle, downloads and CLI', () => {
         assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
         assert.ok(run.stderr.length > 0, 'says why');
       }
+      assert.equal(await artifactCount(), before);
+    });
+
+    it('exits 2 with one line on a REPORT_FONTS file that is not a font, without creating an artifact', async () => {
+      const before = await artifactCount();
+      const run = cliWith({ REPORT_FONTS: MAIN }, '--brand', String(fx.brandId), '--type', 'in_depth_report');
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(
+        run.stderr,
+        `sightline: REPORT_FONTS: ${MAIN} is not a font file (TrueType, OpenType, WOFF or a collection)\n`,
+      );
       assert.equal(await artifactCount(), before);
     });
   });
