@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
-import type { Db } from '../src/db/connect.ts';
+import { type Db, sqlitePath } from '../src/db/connect.ts';
 import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } from '../src/db/report-files.ts';
 import type { App } from '../src/http/types.ts';
 import { ABANDONED_REASON, AGENT_NAME, generateReport } from '../src/reports/generate.ts';
@@ -332,8 +332,17 @@ describe('report generation: lifecycle, downloads and CLI', () => {
             );
             return rows.length > 0;
           }
-          // SQLite's busy handler sleeps between its tries for the lock.
-          return readFileSync(`/proc/${child.pid}/wchan`, 'utf8').includes('nanosleep');
+          // SQLite's busy handler sleeps between its tries for the lock, the database open by then.
+          // Node sleeps too, once and early on some starts (1 ms, after reading the CPU's clock
+          // rate), before the command's signal handlers exist: that sleep must not be taken for it.
+          const open = readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+            try {
+              return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === sqlitePath(ctx.config.databaseUrl);
+            } catch {
+              return false;
+            }
+          });
+          return open && readFileSync(`/proc/${child.pid}/wchan`, 'utf8').includes('nanosleep');
         };
         const deadline = Date.now() + 60_000;
         while (!(await waiting())) {

@@ -186,7 +186,12 @@ function advance(doc: Pdf, style: TextStyle, runs: readonly Run[]): number {
 }
 
 // Between words as ICU finds them, which it does for scripts without spaces too (Thai, Japanese).
-const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+// Made on first use: it takes ~13 ms, and most reports never wrap a text themselves.
+let words: Intl.Segmenter | undefined;
+function wordsOf(text: string): Intl.Segments {
+  words ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  return words.segment(text);
+}
 
 /**
  * A paragraph of more than one face, or with right-to-left words, as lines: pdfkit wraps a text in
@@ -199,7 +204,7 @@ function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLin
   const full = () => lines.length > maxLines;
   for (const given of text.split('\n')) {
     let current = '';
-    for (const { segment } of WORDS.segment(given)) {
+    for (const { segment } of wordsOf(given)) {
       if (full()) break;
       if (lineWidth(doc, (current + segment).trimEnd(), style) <= width) {
         current += segment;
