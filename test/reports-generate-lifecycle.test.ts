@@ -10,13 +10,15 @@ import { buildApp } from '../src/app.ts';
 import { type Db, sqlitePath } from '../src/db/connect.ts';
 import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } from '../src/db/report-files.ts';
 import type { App } from '../src/http/types.ts';
-import { ABANDONED_REASON, AGENT_NAME, generateReport } from '../src/reports/generate.ts';
+import { ABANDONED_REASON, AGENT_NAME } from '../src/reports/abandoned.ts';
+import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
 import { MAIN } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { insertBrand, insertOrg, insertReportArtifact, mintKey } from './support/fixtures.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
+import { startServerProcess } from './support/server-process.ts';
 
 // What happens around a report: its states, a failure midway, refused requests, downloads of the
 // generated files (headers, streaming of large ones) and the CLI that starts it all.
@@ -188,6 +190,54 @@ describe('report generation: lifecycle, downloads and CLI', () => {
         ...kept.map((id) => [id, 'running', null, '']),
       ],
     );
+  });
+
+  it('and `sightline serve` aborts them in every organization, without waiting for a generation', async () => {
+    // A database of its own: the service sweeps every organization's, the other tests' included.
+    const own = await createTestContext();
+    try {
+      // The service sweeps at its start and every minute after, by the clock: ages from now.
+      const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+      const left = async (slug: string, status: string, minutes: number, agent = AGENT_NAME) => {
+        const orgId = await insertOrg(own.dbs.primary, slug);
+        return insertReportArtifact(own.dbs.primary, orgId, {
+          brand_id: await insertBrand(own.dbs.primary, orgId, { name: 'Serving' }),
+          report_type: 'in_depth_report',
+          status,
+          created_at: minutesAgo(minutes),
+          agent_name: agent,
+        });
+      };
+      const abandoned = [await left('one', 'running', 30), await left('two', 'queued', 16)];
+      const kept = [
+        await left('three', 'running', 10), // may still be working
+        await left('four', 'running', 60, 'atlas-report-agent'), // another generator's
+      ];
+      const server = await startServerProcess(own.config);
+      const swept = (line: Record<string, unknown>) =>
+        line.msg === 'report generations a stopped process left: aborted';
+      try {
+        await server.waitForLog(swept);
+        assert.equal(server.logs().find(swept)?.aborted, 2);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+      const rows = await own.dbs.primary
+        .selectFrom('report_artifacts')
+        .select(['id', 'status', 'aborted_reason'])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.id, r.status, r.aborted_reason]),
+        [
+          ...abandoned.map((id) => [id, 'aborted', ABANDONED_REASON]),
+          ...kept.map((id) => [id, 'running', '']),
+        ],
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it('refuses a request that cannot work before any artifact exists', async () => {

@@ -116,23 +116,22 @@ export function markAborted(
 }
 
 /**
- * Aborts the organization's artifacts of this generator still queued or running though created
- * before `createdBefore`: the process that made them stopped without saying so (killed, or its
- * machine gone).
+ * Aborts the artifacts of this generator (of one organization, or of all) still queued or running
+ * though created before `createdBefore`: the process that made them stopped without saying so
+ * (killed, or its machine gone). Returns how many it aborted.
  */
 export async function abortAbandoned(
   db: Db,
-  orgId: number,
-  agentName: string,
-  createdBefore: string,
+  abandoned: { orgId?: number; agentName: string; createdBefore: string },
   stop: { completedAt: string; reason: string },
-): Promise<void> {
-  await db
+): Promise<number> {
+  let update = db
     .updateTable('report_artifacts')
     .set({ status: 'aborted', completed_at: stop.completedAt, aborted_reason: stop.reason })
-    .where('org_id', '=', orgId)
-    .where('agent_name', '=', agentName)
+    .where('agent_name', '=', abandoned.agentName)
     .where('status', 'in', ['queued', 'running'])
-    .where('created_at', '<', createdBefore)
-    .execute();
+    .where('created_at', '<', abandoned.createdBefore);
+  if (abandoned.orgId !== undefined) update = update.where('org_id', '=', abandoned.orgId);
+  const [result] = await update.execute();
+  return Number(result?.numUpdatedRows ?? 0);
 }

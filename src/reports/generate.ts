@@ -8,7 +8,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { ReportFontFile } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import {
-  abortAbandoned,
   createQueuedArtifact,
   markAborted,
   markComplete,
@@ -17,6 +16,7 @@ import {
 } from '../db/report-artifacts.ts';
 import { databaseReportFileStore, type NewReportFile, type ReportFileStore } from '../db/report-files.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { AGENT_NAME, abortAbandonedReports } from './abandoned.ts';
 import { evidenceRefsCount, gatherReportData, type ReportRequestScope } from './data.ts';
 import { type ReportFonts, reportFonts } from './fonts.ts';
 import { renderHtml } from './render-html.ts';
@@ -24,16 +24,9 @@ import { renderPdf } from './render-pdf.ts';
 import { buildDocument, type ReportTypeDefinition } from './report-type.ts';
 import { type GenerateRequest, type ReportFormat, validateRequest } from './request.ts';
 
-export const AGENT_NAME = 'sightline-reports';
 export const AGENT_VERSION: string = packageJson.version;
 /** No model is called: a report is computed and rendered, so it costs nothing to generate. */
 export const COST_USD = '0.00';
-/**
- * A report takes seconds; one of this generator's still queued or running this long after its
- * creation was left by a process that stopped without finishing it.
- */
-export const ABANDONED_AFTER_MS = 15 * 60_000;
-export const ABANDONED_REASON = 'The generating process stopped before the report was finished.';
 
 export interface GenerateOptions {
   /** The moment the figures are as of and the artifact is created; the clock's time by default. */
@@ -102,7 +95,7 @@ async function render(
  * window) throws InvalidReportRequest before any artifact exists; once the artifact is queued,
  * every failure ends in a failed artifact (returned, not thrown) with its message, and a stop by
  * `signal` in an aborted one with its reason. Before queuing, the organization's artifacts a
- * killed generation left are aborted (ABANDONED_AFTER_MS).
+ * killed generation left are aborted (`abandoned.ts`).
  */
 export async function generateReport(
   db: Db,
@@ -119,13 +112,7 @@ export async function generateReport(
   await checkpoint(signal);
 
   const started = clock();
-  await abortAbandoned(
-    db,
-    request.orgId,
-    AGENT_NAME,
-    new Date(started.getTime() - ABANDONED_AFTER_MS).toISOString(),
-    { completedAt: started.toISOString(), reason: ABANDONED_REASON },
-  );
+  await abortAbandonedReports(db, started, request.orgId);
   const artifactId = await createQueuedArtifact(db, request.orgId, {
     brandId: request.brandId,
     categoryId: request.categoryId,
