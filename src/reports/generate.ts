@@ -2,7 +2,8 @@
 // message, or → aborted when its caller's signal stops it. Everything is gathered and rendered in
 // memory first; the files and the status change to complete are then written in one transaction,
 // so a report is either complete with all its files or failed or aborted with none. A process
-// killed outright cannot say so: the next generation in the organization aborts what it left.
+// killed outright cannot say so: the next generation in the organization, or `sightline serve`'s
+// sweep, aborts what it left (`abandoned.ts`).
 import { setImmediate } from 'node:timers/promises';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { ReportFontFile } from '../config.ts';
