@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.ts';
 import { type Db, sqlitePath } from '../src/db/connect.ts';
 import { databaseReportFileStore, type ReportFileStore, STREAM_CHUNK_BYTES } from '../src/db/report-files.ts';
 import type { App } from '../src/http/types.ts';
-import { ABANDONED_REASON, AGENT_NAME } from '../src/reports/abandoned.ts';
+import { ABANDONED_REASON, AGENT_NAME, abortAbandonedReports } from '../src/reports/abandoned.ts';
 import { generateReport } from '../src/reports/generate.ts';
 import type { GenerateRequest } from '../src/reports/request.ts';
 import { InvalidReportRequest } from '../src/reports/request.ts';
@@ -19,6 +19,7 @@ import { bearer, createTestContext, type TestContext } from './support/context.t
 import { insertBrand, insertOrg, insertReportArtifact, mintKey } from './support/fixtures.ts';
 import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-scenario.ts';
 import { startServerProcess } from './support/server-process.ts';
+import { holdingWrites } from './support/write-lock.ts';
 
 // What happens around a report: its states, a failure midway, refused requests, downloads of the
 // generated files (headers, streaming of large ones) and the CLI that starts it all.
@@ -240,6 +241,15 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     }
   });
 
+  it('finding nothing left behind, the sweep writes nothing: an import holding the write lock does not stop it', async () => {
+    const orgId = await insertOrg(ctx.dbs.primary, 'nothing-left-behind');
+    await holdingWrites(ctx, async () => {
+      // On SQLite an update waits for the lock (5 s), then fails: the service would have logged a
+      // failed sweep every minute of a long import.
+      assert.equal(await abortAbandonedReports(ctx.dbs.primary, new Date(), orgId), 0);
+    });
+  });
+
   it('refuses a request that cannot work before any artifact exists', async () => {
     const before = await artifactCount();
     const refused: [Partial<GenerateRequest>, RegExp][] = [
@@ -352,9 +362,9 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     });
 
     it('aborts its artifact on SIGINT instead of leaving it running, and exits 1 saying so', async () => {
-      // Holding the write lock keeps the child at its first write (the sweep of abandoned artifacts),
-      // with its signal handlers in place; the signal is sent there, and its next checkpoint, after
-      // the artifact is running, aborts it.
+      // Holding the write lock keeps the child at its first write (its artifact's insert: with
+      // nothing abandoned, the sweep before it only reads), with its signal handlers in place; the
+      // signal is sent there, and its next checkpoint, after the artifact is running, aborts it.
       const before = await artifactCount();
       const result = await ctx.dbs.primary.transaction().execute(async (trx) => {
         const postgres = ctx.config.databaseUrl.startsWith('postgres');
@@ -377,7 +387,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
           if (postgres) {
             // Read on another connection: inside the transaction the view would be its first snapshot.
             const { rows } = await sql`select 1 from pg_stat_activity
-              where wait_event_type = 'Lock' and query like 'update "report_artifacts"%'`.execute(
+              where wait_event_type = 'Lock' and query like 'insert into "report_artifacts"%'`.execute(
               ctx.dbs.primary,
             );
             return rows.length > 0;

@@ -118,19 +118,30 @@ export function markAborted(
 /**
  * Aborts the artifacts of this generator (of one organization, or of all) still queued or running
  * though created before `createdBefore`: the process that made them stopped without saying so
- * (killed, or its machine gone). Returns how many it aborted.
+ * (killed, or its machine gone). Returns how many it aborted. Looks before it writes: the service
+ * sweeps every minute, and a write would take SQLite's write lock (busy during an import) even
+ * when nothing is left behind.
  */
 export async function abortAbandoned(
   db: Db,
   abandoned: { orgId?: number; agentName: string; createdBefore: string },
   stop: { completedAt: string; reason: string },
 ): Promise<number> {
+  const unfinished = ['queued', 'running'];
+  let left = db
+    .selectFrom('report_artifacts')
+    .select('id')
+    .where('agent_name', '=', abandoned.agentName)
+    .where('status', 'in', unfinished)
+    .where('created_at', '<', abandoned.createdBefore);
+  if (abandoned.orgId !== undefined) left = left.where('org_id', '=', abandoned.orgId);
+  const ids = (await left.execute()).map((row) => row.id);
+  if (ids.length === 0) return 0;
   let update = db
     .updateTable('report_artifacts')
     .set({ status: 'aborted', completed_at: stop.completedAt, aborted_reason: stop.reason })
-    .where('agent_name', '=', abandoned.agentName)
-    .where('status', 'in', ['queued', 'running'])
-    .where('created_at', '<', abandoned.createdBefore);
+    .where('id', 'in', ids)
+    .where('status', 'in', unfinished);
   if (abandoned.orgId !== undefined) update = update.where('org_id', '=', abandoned.orgId);
   const [result] = await update.execute();
   return Number(result?.numUpdatedRows ?? 0);
