@@ -59,7 +59,7 @@ export function register(program: Command): void {
     .option('--user <email>', "the organization member generating it (the artifact's generatedByEmail)")
     .option('--no-branding', "leave the organization's name off the report")
     .action(async (options: GenerateOptions) => {
-      // A second signal leaves at once; the next generation then aborts the artifact (docs/reports.md).
+      // A second signal leaves at once; the artifact is then aborted later (docs/reports.md, Lifecycle).
       const controller = abortOnSignals();
       const result = await withDatabase(async (db, config) => {
         const orgId = await brandOrganization(db, options.brand);
