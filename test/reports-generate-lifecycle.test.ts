@@ -134,6 +134,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
       status: 'aborted',
       errorMessage: '',
       abortedReason: 'Interrupted (SIGTERM) before it was finished.',
+      missingGlyphs: [],
     });
     assert.deepEqual(await fileKinds(result.artifactId), [], 'the file written first was rolled back');
     const body = (await get(`/api/reports/${result.artifactId}/`)).json();
@@ -442,6 +443,17 @@ describe('report generation: lifecycle, downloads and CLI', () => {
         assert.ok(run.stderr.length > 0, 'says why');
       }
       assert.equal(await artifactCount(), before);
+    });
+
+    it('warns, on a complete report, of the characters it had no font for', async () => {
+      const brand = await insertBrand(ctx.dbs.primary, fx.orgId, { name: '株式会社 Ａcme' });
+      const run = cli('--brand', String(brand), '--type', 'executive_summary_v2');
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(
+        run.stderr,
+        'sightline: warning: the PDF has no glyph for 5 character(s) (株 式 会 社 Ａ), drawn as empty boxes: name fonts that have them in REPORT_FONTS (docs/reports.md)\n',
+      );
+      assert.match(run.stdout, /^Generated executive_summary_v2 report \(pdf\) for brand \d+\.\n\d+\n$/);
     });
 
     it('exits 2 with one line on a REPORT_FONTS file that is not a font, without creating an artifact', async () => {

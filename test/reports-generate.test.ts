@@ -23,6 +23,8 @@ import { DONE, type Fixture, NOW, seedReportFixture } from './support/report-sce
 
 interface Rendered {
   artifactId: number;
+  /** What the generator reported no font had. */
+  missingGlyphs: string[];
   /** Text items of each PDF page. */
   pages: string[][];
   html: string;
@@ -71,6 +73,7 @@ describe('report generation: documents and figures', () => {
     assert.ok(pdf && html, 'a PDF report stores its PDF and its HTML');
     return {
       artifactId: result.artifactId,
+      missingGlyphs: result.missingGlyphs,
       pages: await pdfPages(pdf.content),
       html: Buffer.from(html.content).toString('utf8'),
     };
@@ -449,6 +452,10 @@ describe('report generation: documents and figures', () => {
       assert.ok(withFont.pages.length > 1);
       for (const page of withFont.pages) assert.ok(page.includes('株式会社'), page.join(' '));
       assert.ok(!allItems(without).some((item) => item.includes('株')), 'DejaVu draws empty boxes');
+      // Said so, each character once, in the order the report met them.
+      assert.deepEqual(without.missingGlyphs, ['株', '式', '会', '社']);
+      assert.deepEqual(withFont.missingGlyphs, []);
+      for (const type of reports.keys()) assert.deepEqual(report(type).missingGlyphs, [], type);
       assert.equal(withFont.pages.length, without.pages.length);
       const artifacts = await db
         .selectFrom('report_artifacts')

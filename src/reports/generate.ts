@@ -47,6 +47,8 @@ export interface GeneratedReport {
   status: 'complete' | 'failed' | 'aborted';
   errorMessage: string;
   abortedReason: string;
+  /** Characters of a complete PDF that no font had, drawn as empty boxes (REPORT_FONTS). */
+  missingGlyphs: string[];
 }
 
 /**
@@ -84,11 +86,13 @@ async function render(
   const doc = buildDocument(definition, data, request.branded);
   // A PDF report keeps the HTML it mirrors too (a web view); an HTML report is only that.
   const files: NewReportFile[] = [{ kind: 'html', contentType: CONTENT_TYPES.html, bytes: renderHtml(doc) }];
+  let missingGlyphs: string[] = [];
   if (fonts) {
     const pdf = await renderPdf(doc, fonts, { createdAt: new Date(data.generatedAt) });
-    files.unshift({ kind: 'pdf', contentType: CONTENT_TYPES.pdf, bytes: pdf });
+    files.unshift({ kind: 'pdf', contentType: CONTENT_TYPES.pdf, bytes: pdf.bytes });
+    missingGlyphs = pdf.missingGlyphs;
   }
-  return { files, evidence: evidenceRefsCount(data) };
+  return { files, evidence: evidenceRefsCount(data), missingGlyphs };
 }
 
 /**
@@ -130,7 +134,7 @@ export async function generateReport(
 
   try {
     await checkpoint(signal);
-    const { files, evidence } = await render(definition, scope, request, db, fonts, signal);
+    const { files, evidence, missingGlyphs } = await render(definition, scope, request, db, fonts, signal);
     await checkpoint(signal);
     const store = options.files ?? databaseReportFileStore;
     await inTransaction(db, async (trx) => {
@@ -142,7 +146,7 @@ export async function generateReport(
         evidenceRefsCount: evidence,
       });
     });
-    return { artifactId, status: 'complete', errorMessage: '', abortedReason: '' };
+    return { artifactId, status: 'complete', errorMessage: '', abortedReason: '', missingGlyphs };
   } catch (error) {
     // Inside a caller's transaction the failure is the caller's: rethrown, it rolls back the
     // artifact and any file already written with everything else.
@@ -151,10 +155,10 @@ export async function generateReport(
     if (signal?.aborted) {
       const reason = interrupted(signal.reason);
       await markAborted(db, request.orgId, artifactId, { completedAt, reason });
-      return { artifactId, status: 'aborted', errorMessage: '', abortedReason: reason };
+      return { artifactId, status: 'aborted', errorMessage: '', abortedReason: reason, missingGlyphs: [] };
     }
     const message = `Report generation failed: ${error instanceof Error ? error.message : String(error)}`;
     await markFailed(db, request.orgId, artifactId, { completedAt, message });
-    return { artifactId, status: 'failed', errorMessage: message, abortedReason: '' };
+    return { artifactId, status: 'failed', errorMessage: message, abortedReason: '', missingGlyphs: [] };
   }
 }

@@ -23,6 +23,8 @@ export interface TextStyle {
 interface Faces {
   primary: Record<TextStyle['font'], ReportFace>;
   fallbacks: { name: string; face: ReportFace }[];
+  /** Characters no face has, in the order the document met them: they print as empty boxes. */
+  missing: Set<string>;
 }
 
 const facesOf = new WeakMap<Pdf, Faces>();
@@ -36,13 +38,20 @@ export function registerFonts(doc: Pdf, fonts: ReportFonts): void {
     doc.registerFont(name, face.data, face.face as string);
     return { name, face };
   });
-  facesOf.set(doc, { primary: { [FONT]: fonts.regular, [BOLD]: fonts.bold }, fallbacks });
+  facesOf.set(doc, { primary: { [FONT]: fonts.regular, [BOLD]: fonts.bold }, fallbacks, missing: new Set() });
+}
+
+/** The characters `doc` drew, or measured, that no face has (each once). */
+export function missingGlyphs(doc: Pdf): string[] {
+  return [...(facesOf.get(doc)?.missing ?? [])];
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // Spaces, combining marks and joiners belong with what they follow (a mark drawn in another face
 // than its letter would not sit on it).
 const JOINS = /^[\s\p{M}\p{Cf}]$/u;
+// Drawn as nothing whatever the face: no glyph is missing for them.
+const INVISIBLE = /^[\s\p{Cc}\p{Cf}]$/u;
 
 /** A stretch of text drawn in one face, by its registered name. */
 export interface Run {
@@ -58,8 +67,7 @@ export interface Run {
  */
 export function runsOf(doc: Pdf, style: TextStyle, text: string): Run[] {
   const faces = facesOf.get(doc);
-  if (!faces || faces.fallbacks.length === 0 || PRINTABLE_ASCII.test(text))
-    return [{ text, font: style.font }];
+  if (!faces || PRINTABLE_ASCII.test(text)) return [{ text, font: style.font }];
   const bold = style.font === BOLD;
   const ordered = [
     { name: style.font as string, face: faces.primary[style.font] },
@@ -71,7 +79,9 @@ export function runsOf(doc: Pdf, style: TextStyle, text: string): Run[] {
     const point = char.codePointAt(0) as number;
     const last = runs.at(-1);
     const stays = last && JOINS.test(char) && ordered.find((f) => f.name === last.font)?.face.covers(point);
-    const font = stays ? last.font : (ordered.find((f) => f.face.covers(point))?.name ?? style.font);
+    const found = stays ? last.font : ordered.find((f) => f.face.covers(point))?.name;
+    if (found === undefined && !INVISIBLE.test(char)) faces.missing.add(char);
+    const font = found ?? style.font;
     if (last?.font === font) last.text += char;
     else runs.push({ text: char, font });
   }

@@ -14,7 +14,7 @@ import {
   tableHeaderHeight,
   tableRowHeight,
 } from './pdf-blocks.ts';
-import { BOLD, FONT, line, type Pdf, registerFonts } from './pdf-text.ts';
+import { BOLD, FONT, line, missingGlyphs, type Pdf, registerFonts } from './pdf-text.ts';
 import { COLORS } from './theme.ts';
 
 const PAGE_WIDTH = 595.28;
@@ -159,7 +159,17 @@ export interface PdfMetadata {
   createdAt: Date;
 }
 
-export function renderPdf(doc: ReportDocument, fonts: ReportFonts, meta: PdfMetadata): Promise<Buffer> {
+export interface RenderedPdf {
+  bytes: Buffer;
+  /** Characters no font had, drawn as empty boxes (docs/reports.md, REPORT_FONTS). */
+  missingGlyphs: string[];
+}
+
+export async function renderPdf(
+  doc: ReportDocument,
+  fonts: ReportFonts,
+  meta: PdfMetadata,
+): Promise<RenderedPdf> {
   const pdf: Pdf = new PDFDocument({
     size: 'A4',
     margin: 0,
@@ -193,5 +203,5 @@ export function renderPdf(doc: ReportDocument, fonts: ReportFonts, meta: PdfMeta
     drawFooter(pdf, doc, i - start + 1, count);
   }
   pdf.end();
-  return done;
+  return { bytes: await done, missingGlyphs: missingGlyphs(pdf) };
 }

@@ -102,6 +102,13 @@ export function register(program: Command): void {
             : `report ${result.artifactId} aborted: ${result.abortedReason}`,
         );
       }
+      const missing = result.missingGlyphs;
+      if (missing.length > 0) {
+        const shown = missing.slice(0, 8).join(' ') + (missing.length > 8 ? ' …' : '');
+        process.stderr.write(
+          `sightline: warning: the PDF has no glyph for ${missing.length} character(s) (${shown}), drawn as empty boxes: name fonts that have them in REPORT_FONTS (docs/reports.md)\n`,
+        );
+      }
       print(`Generated ${options.type} report (${options.format}) for brand ${options.brand}.`);
       print(String(result.artifactId));
     });
