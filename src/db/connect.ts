@@ -81,17 +81,16 @@ const postgresModule = () =>
 function dialects(config: DatabaseConfig, monitor: DatabaseMonitor, options: ConnectOptions): Dialects {
   if (config.databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(config.databaseUrl);
+    const writers = options.sqliteWriters ?? 'wait';
     // Readers are processes; more of them than cores only adds contention.
     const readers = Math.max(1, Math.min(config.databasePoolSize, availableParallelism()));
     return {
       dialect: 'sqlite',
-      primary:
-        options.sqliteWriters === 'fail' || options.sqliteWriters === 'yield'
-          ? inProcessSqliteDialect(
-              openSqlite(path, { writeWaitMs: 0 }),
-              options.sqliteWriters === 'yield' ? YIELD_FOR_WRITERS_MS : 0,
-            )
-          : inProcessSqliteDialect(openSqlite(path)),
+      // `wait` keeps SQLite's own busy timeout; `fail` and `yield` open without one.
+      primary: inProcessSqliteDialect(
+        openSqlite(path, writers === 'wait' ? {} : { writeWaitMs: 0 }),
+        writers === 'yield' ? YIELD_FOR_WRITERS_MS : 0,
+      ),
       read: readerPoolSqliteDialect(
         path,
         readers,

@@ -44,14 +44,10 @@ class TransactionalSchemaAdapter extends SqliteAdapter {
   }
 }
 
-// This connection's transactions write (imports, refreshes, migrations, the CLI's changes), so
-// they take the write lock when they begin: one that began reading and then had to write after
-// another process's commit would fail at once ("database is locked", the busy timeout not
-// applying), where this one waits for the other to finish.
-class ImmediateTransactionsDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
+/** How long statements wait for another process's write lock, on the connection `db`. */
+interface Yielding {
+  db: DatabaseSync;
+  yieldMs: number;
 }
 
 /**
@@ -62,22 +58,21 @@ class ImmediateTransactionsDriver extends SqliteDriver {
  */
 class YieldingConnection implements DatabaseConnection {
   readonly #inner: DatabaseConnection;
-  readonly #db: DatabaseSync;
-  readonly #yieldMs: number;
+  readonly #yielding: Yielding;
 
-  constructor(inner: DatabaseConnection, db: DatabaseSync, yieldMs: number) {
+  constructor(inner: DatabaseConnection, yielding: Yielding) {
     this.#inner = inner;
-    this.#db = db;
-    this.#yieldMs = yieldMs;
+    this.#yielding = yielding;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const deadline = Date.now() + this.#yieldMs;
+    const deadline = Date.now() + this.#yielding.yieldMs;
     for (let pause = 5; ; pause = Math.min(pause * 2, 500)) {
       try {
         return await this.#inner.executeQuery<R>(query);
       } catch (error) {
-        if (!isSqliteBusy(error) || this.#db.isTransaction || Date.now() + pause > deadline) throw error;
+        if (!isSqliteBusy(error) || this.#yielding.db.isTransaction || Date.now() + pause > deadline)
+          throw error;
         await sleep(pause);
       }
     }
@@ -88,31 +83,37 @@ class YieldingConnection implements DatabaseConnection {
   }
 }
 
-class YieldingDriver extends ImmediateTransactionsDriver {
-  readonly #db: DatabaseSync;
-  readonly #yieldMs: number;
+// This connection's transactions write (imports, refreshes, migrations, the CLI's changes), so
+// they take the write lock when they begin: one that began reading and then had to write after
+// another process's commit would fail at once ("database is locked", the busy timeout not
+// applying), where this one waits for the other to finish. With `yielding`, its statements wait
+// for another process's write lock as YieldingConnection does.
+class ImmediateTransactionsDriver extends SqliteDriver {
+  readonly #yielding: Yielding | undefined;
 
-  constructor(config: SqliteDialectConfig, db: DatabaseSync, yieldMs: number) {
+  constructor(config: SqliteDialectConfig, yielding: Yielding | undefined) {
     super(config);
-    this.#db = db;
-    this.#yieldMs = yieldMs;
+    this.#yielding = yielding;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    return new YieldingConnection(await super.acquireConnection(), this.#db, this.#yieldMs);
+    const connection = await super.acquireConnection();
+    return this.#yielding ? new YieldingConnection(connection, this.#yielding) : connection;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
 class InProcessSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  readonly #db: DatabaseSync;
-  readonly #yieldMs: number;
+  readonly #yielding: Yielding | undefined;
 
-  constructor(config: SqliteDialectConfig, db: DatabaseSync, yieldMs: number) {
+  constructor(config: SqliteDialectConfig, yielding: Yielding | undefined) {
     super(config);
     this.#config = config;
-    this.#db = db;
-    this.#yieldMs = yieldMs;
+    this.#yielding = yielding;
   }
 
   override createAdapter(): SqliteAdapter {
@@ -120,9 +121,7 @@ class InProcessSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): SqliteDriver {
-    return this.#yieldMs > 0
-      ? new YieldingDriver(this.#config, this.#db, this.#yieldMs)
-      : new ImmediateTransactionsDriver(this.#config);
+    return new ImmediateTransactionsDriver(this.#config, this.#yielding);
   }
 }
 
@@ -132,5 +131,5 @@ class InProcessSqliteDialect extends SqliteDialect {
  * without blocking the thread (open `db` with no busy timeout then).
  */
 export function inProcessSqliteDialect(db: DatabaseSync, yieldMs = 0): SqliteDialect {
-  return new InProcessSqliteDialect({ database: adapt(db) }, db, yieldMs);
+  return new InProcessSqliteDialect({ database: adapt(db) }, yieldMs > 0 ? { db, yieldMs } : undefined);
 }
