@@ -35,11 +35,8 @@ export async function* ndjsonLines(
   // A CR that ended the last chunk: an LF starting the next one belongs to the same line end.
   let afterCR = false;
   const take = (piece: Buffer) => {
-    if (overlong) {
-      size += piece.length;
-      return;
-    }
     size += piece.length;
+    if (overlong) return;
     if (size > maxBytes) {
       overlong = true;
       parts = [];
