@@ -238,9 +238,22 @@ function wrapped(doc: Pdf, text: string, width: number, style: TextStyle, maxLin
   return [...lines.slice(0, maxLines - 1), shown(fitting(doc, last.length, width, style, shown))];
 }
 
-/** The run pdfkit can wrap itself: the whole text, in one face, left to right. */
-function oneFace(runs: readonly Run[], text: string): Run | undefined {
-  return runs.length === 1 && !hasRightToLeft(text) ? runs[0] : undefined;
+/**
+ * How a paragraph is laid out, drawn and measured alike: by pdfkit when it is in one face and reads
+ * left to right (`face`), else as Sightline's own lines; `step` from one line to the next.
+ */
+function laidOut(
+  doc: Pdf,
+  text: string,
+  width: number,
+  style: TextStyle,
+  maxLines: number,
+): { step: number; face: Run } | { step: number; lines: string[] } {
+  const runs = runsOf(doc, style, text);
+  const step = advance(doc, style, runs);
+  const [only] = runs;
+  if (only && runs.length === 1 && !hasRightToLeft(text)) return { step, face: only };
+  return { step, lines: wrapped(doc, text, width, style, maxLines) };
 }
 
 /** Wrapped text in a column of `width`, at most `maxLines` lines. */
@@ -254,22 +267,20 @@ export function paragraph(
   align: 'left' | 'right' = 'left',
   maxLines = MAX_LINES,
 ): void {
-  const runs = runsOf(doc, style, text);
-  const step = advance(doc, style, runs);
-  const only = oneFace(runs, text);
-  if (only) {
-    sized(doc, style, only.font).fillColor(style.color);
-    doc.text(text, x, y + dropOf(doc, style, only.font), {
+  const layout = laidOut(doc, text, width, style, maxLines);
+  if ('face' in layout) {
+    sized(doc, style, layout.face.font).fillColor(style.color);
+    doc.text(text, x, y + dropOf(doc, style, layout.face.font), {
       width,
       align,
       lineGap: LINE_GAP,
-      height: maxLines * step,
+      height: maxLines * layout.step,
       ellipsis: true,
     });
     return;
   }
-  wrapped(doc, text, width, style, maxLines).forEach((shown, i) => {
-    drawRuns(doc, shown, aligned(x, width, lineWidth(doc, shown, style), align), y + i * step, style);
+  layout.lines.forEach((shown, i) => {
+    drawRuns(doc, shown, aligned(x, width, lineWidth(doc, shown, style), align), y + i * layout.step, style);
   });
 }
 
@@ -280,12 +291,8 @@ export function paragraphHeight(
   style: TextStyle,
   maxLines = MAX_LINES,
 ): number {
-  const runs = runsOf(doc, style, text);
-  const step = advance(doc, style, runs);
-  const only = oneFace(runs, text);
-  if (only) {
-    const whole = sized(doc, style, only.font).heightOfString(text, { width, lineGap: LINE_GAP });
-    return Math.min(whole, maxLines * step);
-  }
-  return wrapped(doc, text, width, style, maxLines).length * step;
+  const layout = laidOut(doc, text, width, style, maxLines);
+  if (!('face' in layout)) return layout.lines.length * layout.step;
+  const whole = sized(doc, style, layout.face.font).heightOfString(text, { width, lineGap: LINE_GAP });
+  return Math.min(whole, maxLines * layout.step);
 }
