@@ -101,4 +101,60 @@ describe('prompts import, a file as one change', () => {
     );
     assert.deepEqual(await textsNow(), before);
   });
+
+  it('reads and writes a file of more prompts than one statement holds, inside its organization only', async () => {
+    // 1,201 keyed rows: the keys are read 1,000 a statement and the updates written 500 a
+    // statement, so the rows changed below (the first, the 601st, the last) sit in different ones.
+    await categoryWith([]);
+    const other = await insertOrg(ctx.dbs.primary, 'other-org');
+    const otherBrand = await createBrand(ctx.dbs.primary, other, { name: 'Other brand' });
+    const otherCategory = await createCategory(ctx.dbs.primary, otherBrand, { name: 'CRM' });
+    await createPrompt(ctx.dbs.primary, otherCategory, { text: 'Question 7?', externalKey: 'p-7' });
+    const texts = Array.from({ length: 1201 }, (_, i) => `Question ${i}?`);
+    const file = (rows: string[][]) => `text,key,monitored\n${rows.map((r) => r.join(',')).join('\n')}\n`;
+    const rows = texts.map((text, i) => [text, `p-${i}`, 'yes']);
+    assert.deepEqual(await importCsv(file(rows)), { created: 1201, updated: 0, unchanged: 0 });
+    const created = await textsNow();
+    assert.deepEqual(
+      created.map(([text]) => text),
+      texts,
+    );
+    const ids = created.map(([, id]) => id as number);
+    assert.ok(
+      ids.every((id, i) => i === 0 || id > (ids[i - 1] as number)),
+      'ids in the file’s order',
+    );
+
+    const changed = rows.map((row) => [...row]);
+    changed[0] = ['Question 1200?', 'p-0', 'yes'];
+    changed[1200] = ['Question 0?', 'p-1200', 'yes'];
+    changed[600] = ['Question 600?', 'p-600', 'no'];
+    assert.deepEqual(await importCsv(file(changed)), { created: 0, updated: 3, unchanged: 1198 });
+    const now = await ctx.dbs.primary
+      .selectFrom('prompts')
+      .select(['id', 'text', 'is_monitored'])
+      .where('org_id', '=', org)
+      .where('external_key', 'in', ['p-0', 'p-600', 'p-1200', 'p-7'])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      now.map((p) => [Number(p.id), p.text, p.is_monitored]),
+      [
+        [ids[0], 'Question 1200?', 1],
+        [ids[7], 'Question 7?', 1],
+        [ids[600], 'Question 600?', 0],
+        [ids[1200], 'Question 0?', 1],
+      ],
+    );
+    const untouched = await ctx.dbs.primary
+      .selectFrom('prompts')
+      .select(['text', 'is_monitored'])
+      .where('org_id', '=', other)
+      .execute();
+    assert.deepEqual(
+      untouched.map((p) => [p.text, p.is_monitored]),
+      [['Question 7?', 1]],
+    );
+    assert.deepEqual(await importCsv(file(changed)), { created: 0, updated: 0, unchanged: 1201 });
+  });
 });

@@ -1,12 +1,16 @@
+import { type Insertable, sql } from 'kysely';
 import { type Ref, validExternalKey, validPromptText } from '../../domain/catalog.ts';
 import type { PromptRow } from '../../domain/prompt-csv.ts';
+import { insertRows } from '../bulk-insert.ts';
 import type { Db } from '../connect.ts';
+import type { PromptsTable } from '../types.ts';
 import {
   CatalogError,
   type CategoryRecord,
   describeRef,
   findCategory,
   findPrompt,
+  findPromptsByKey,
   type PromptRecord,
 } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
@@ -52,27 +56,17 @@ async function findPromptByText(
     .executeTakeFirst();
 }
 
-async function insertPrompt(
-  db: Db,
-  category: CategoryRecord,
-  text: string,
-  key: string | null,
-  monitored: boolean,
-) {
-  return db
-    .insertInto('prompts')
-    .values({
-      org_id: category.orgId,
-      brand_id: category.brandId,
-      category_id: category.id,
-      text,
-      external_key: key,
-      is_monitored: monitored ? 1 : 0,
-      is_archived: 0,
-      created_at: new Date().toISOString(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+function newPrompt(category: CategoryRecord, text: string, key: string | null, monitored: boolean) {
+  return {
+    org_id: category.orgId,
+    brand_id: category.brandId,
+    category_id: category.id,
+    text,
+    external_key: key,
+    is_monitored: monitored ? 1 : 0,
+    is_archived: 0,
+    created_at: new Date().toISOString(),
+  } satisfies Insertable<PromptsTable>;
 }
 
 export async function createPrompt(
@@ -91,7 +85,11 @@ export async function createPrompt(
       const used = await findPrompt(trx, category.orgId, key);
       if (used) throw new CatalogError(`the key "${key}" is already used by prompt ${used.id}`);
     }
-    return insertPrompt(trx, category, text, key, monitored);
+    return trx
+      .insertInto('prompts')
+      .values(newPrompt(category, text, key, monitored))
+      .returning('id')
+      .executeTakeFirstOrThrow();
   });
   return {
     id: row.id,
@@ -154,6 +152,9 @@ async function plan(
     }
     return known;
   };
+  const byKey = await findPromptsByKey(db, orgId, [
+    ...new Set(rows.flatMap((row) => (row.key ? [row.key] : []))),
+  ]);
   const seenKeys = new Map<string, number>();
   const seenTexts = new Map<string, number>();
   const intents: Intent[] = [];
@@ -192,7 +193,7 @@ async function plan(
       continue;
     }
     seenKeys.set(row.key, row.line);
-    const existing = await findPrompt(db, orgId, row.key);
+    const existing = byKey.get(row.key);
     if (existing && existing.categoryId !== category.id) {
       fail(
         `the key "${row.key}" is prompt ${existing.id} of category ${existing.categoryId}; prompts cannot move between categories`,
@@ -240,6 +241,29 @@ async function plan(
   return planned;
 }
 
+/** Rows per statement of `updatePrompts`: three parameters each. */
+const UPDATES_PER_STATEMENT = 500;
+
+/**
+ * Sets the prompts' texts and monitored flags, hundreds per statement (one statement a prompt
+ * took 3.8 s for 10,000 on PostgreSQL). `values` names its columns column1… on both databases;
+ * the casts give PostgreSQL the types its parameters lack.
+ */
+async function updatePrompts(
+  db: Db,
+  orgId: number,
+  updates: readonly { id: number; text: string; monitored: boolean }[],
+): Promise<void> {
+  for (let i = 0; i < updates.length; i += UPDATES_PER_STATEMENT) {
+    const values = updates
+      .slice(i, i + UPDATES_PER_STATEMENT)
+      .map((u) => sql`(cast(${u.id} as bigint), ${u.text}, cast(${u.monitored ? 1 : 0} as integer))`);
+    await sql`update prompts set text = v.column2, is_monitored = v.column3
+      from (values ${sql.join(values)}) as v
+      where prompts.org_id = ${orgId} and prompts.id = v.column1`.execute(db);
+  }
+}
+
 export async function importPrompts(
   db: Db,
   orgId: number,
@@ -248,21 +272,18 @@ export async function importPrompts(
 ): Promise<PromptImportResult> {
   return inCatalogTransaction(db, orgId, async (trx) => {
     const planned = await plan(trx, orgId, rows, fallback);
-    const result: PromptImportResult = { created: 0, updated: 0, unchanged: 0 };
-    for (const p of planned) {
-      if (p.kind === 'create') {
-        await insertPrompt(trx, p.category, p.row.text, p.row.key, p.row.monitored);
-        result.created++;
-      } else if (p.kind === 'update') {
-        await trx
-          .updateTable('prompts')
-          .set({ text: p.row.text, is_monitored: p.row.monitored ? 1 : 0 })
-          .where('org_id', '=', orgId)
-          .where('id', '=', p.id)
-          .execute();
-        result.updated++;
-      } else result.unchanged++;
-    }
-    return result;
+    const created = planned.flatMap((p) =>
+      p.kind === 'create' ? [newPrompt(p.category, p.row.text, p.row.key, p.row.monitored)] : [],
+    );
+    const updated = planned.flatMap((p) =>
+      p.kind === 'update' ? [{ id: p.id, text: p.row.text, monitored: p.row.monitored }] : [],
+    );
+    await insertRows(trx, 'prompts', created);
+    await updatePrompts(trx, orgId, updated);
+    return {
+      created: created.length,
+      updated: updated.length,
+      unchanged: planned.length - created.length - updated.length,
+    };
   });
 }

@@ -1,5 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { Ref } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
+import type { PromptsTable } from '../types.ts';
 
 // Looking up what an operator or an import line names — by Sightline id or by the operator's own
 // external key — always inside one organization.
@@ -110,36 +112,62 @@ export async function findCategory(db: Db, orgId: number, ref: Ref): Promise<Cat
     : undefined;
 }
 
+const promptColumns = [
+  'id',
+  'org_id',
+  'brand_id',
+  'category_id',
+  'text',
+  'external_key',
+  'is_monitored',
+  'is_archived',
+] as const;
+
+function promptRecord(row: Pick<Selectable<PromptsTable>, (typeof promptColumns)[number]>): PromptRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    brandId: row.brand_id,
+    categoryId: row.category_id,
+    text: row.text,
+    externalKey: row.external_key,
+    isMonitored: row.is_monitored === 1,
+    isArchived: row.is_archived === 1,
+  };
+}
+
 export async function findPrompt(db: Db, orgId: number, ref: Ref): Promise<PromptRecord | undefined> {
-  const query = db
-    .selectFrom('prompts')
-    .select([
-      'id',
-      'org_id',
-      'brand_id',
-      'category_id',
-      'text',
-      'external_key',
-      'is_monitored',
-      'is_archived',
-    ])
-    .where('org_id', '=', orgId);
+  const query = db.selectFrom('prompts').select(promptColumns).where('org_id', '=', orgId);
   const row = await (typeof ref === 'number'
     ? query.where('id', '=', ref)
     : query.where('external_key', '=', ref)
   ).executeTakeFirst();
-  return row
-    ? {
-        id: row.id,
-        orgId: row.org_id,
-        brandId: row.brand_id,
-        categoryId: row.category_id,
-        text: row.text,
-        externalKey: row.external_key,
-        isMonitored: row.is_monitored === 1,
-        isArchived: row.is_archived === 1,
-      }
-    : undefined;
+  return row ? promptRecord(row) : undefined;
+}
+
+/** Keys per statement: far under either database's limit on bound parameters. */
+const KEYS_PER_LOOKUP = 1_000;
+
+/**
+ * The organization's prompts the keys name, by key; a key no prompt has is absent. A file of
+ * 10,000 keyed rows looked up one statement a row took 4 s on PostgreSQL before writing anything.
+ */
+export async function findPromptsByKey(
+  db: Db,
+  orgId: number,
+  keys: readonly string[],
+): Promise<Map<string, PromptRecord>> {
+  const found = new Map<string, PromptRecord>();
+  for (let i = 0; i < keys.length; i += KEYS_PER_LOOKUP) {
+    const rows = await db
+      .selectFrom('prompts')
+      .select(promptColumns)
+      .where('org_id', '=', orgId)
+      .where('external_key', 'in', keys.slice(i, i + KEYS_PER_LOOKUP))
+      .execute();
+    for (const row of rows) if (row.external_key !== null) found.set(row.external_key, promptRecord(row));
+  }
+  return found;
 }
 
 export async function requireBrand(db: Db, orgId: number, ref: Ref, orgSlug: string): Promise<BrandRecord> {
