@@ -82,7 +82,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     assert.deepEqual(await fileKinds(html.artifactId), ['html']);
   });
 
-  it('leaves a failed artifact with its message and no files when storing fails halfway', async () => {
+  it('leaves a failed artifact, saying which step failed, and no files when storing fails halfway', async () => {
     // The first file really is written (inside the transaction); the second put fails.
     const failing = (db: Db): ReportFileStore => {
       const real = databaseReportFileStore(db);
@@ -98,12 +98,17 @@ describe('report generation: lifecycle, downloads and CLI', () => {
     };
     const result = await generate({}, failing);
     assert.equal(result.status, 'failed');
-    assert.equal(result.errorMessage, 'Report generation failed: object store unreachable');
+    assert.equal(result.errorMessage, "Report generation failed while storing the report's files.");
+    assert.equal(result.failureDetail, "while storing the report's files: object store unreachable");
     assert.deepEqual(await fileKinds(result.artifactId), [], 'the file written first was rolled back');
 
     const body = (await get(`/api/reports/${result.artifactId}/`)).json();
     assert.equal(body.status, 'failed');
-    assert.equal(body.errorMessage, 'Report generation failed: object store unreachable');
+    assert.equal(
+      body.errorMessage,
+      "Report generation failed while storing the report's files.",
+      'the store’s own words stay with the operator',
+    );
     assert.equal(body.downloadUrl, '');
     assert.equal(body.evidenceRefsCount, 0);
     assert.equal(body.completedAt, DONE.toISOString(), 'when it stopped');
@@ -133,6 +138,7 @@ describe('report generation: lifecycle, downloads and CLI', () => {
       artifactId: result.artifactId,
       status: 'aborted',
       errorMessage: '',
+      failureDetail: '',
       abortedReason: 'Interrupted (SIGTERM) before it was finished.',
       missingGlyphs: [],
     });
@@ -443,6 +449,41 @@ describe('report generation: lifecycle, downloads and CLI', () => {
         assert.ok(run.stderr.length > 0, 'says why');
       }
       assert.equal(await artifactCount(), before);
+    });
+
+    it('exits 1 on a failed report, telling the operator what the API does not tell the customer', async () => {
+      // A store refusing the files with words that name its own host and path.
+      const words = 'disk quota exceeded on store-7.internal:/srv/reports';
+      const db = ctx.dbs.primary;
+      if (ctx.dbs.dialect === 'postgres') {
+        await sql`create function refuse_report_file() returns trigger language plpgsql
+          as ${sql.raw(`$$ begin raise exception '${words}'; end $$`)}`.execute(db);
+        await sql`create trigger refuse_report_file before insert on report_files
+          for each row execute function refuse_report_file()`.execute(db);
+      } else {
+        await sql`create trigger refuse_report_file before insert on report_files
+          begin select raise(abort, ${sql.raw(`'${words}'`)}); end`.execute(db);
+      }
+      try {
+        const run = cli('--brand', String(fx.brandId), '--type', 'executive_summary_v2');
+        assert.equal(run.status, 1, run.stderr);
+        const id = Number(run.stdout.trim().split('\n').at(-1));
+        assert.equal(
+          run.stderr,
+          `sightline: report ${id} failed while storing the report's files: ${words}\n`,
+        );
+        const body = (await get(`/api/reports/${id}/`)).json();
+        assert.deepEqual(
+          [body.status, body.errorMessage, body.downloadUrl],
+          ['failed', "Report generation failed while storing the report's files.", ''],
+        );
+        assert.deepEqual(await fileKinds(id), []);
+      } finally {
+        await sql`drop trigger refuse_report_file${sql.raw(ctx.dbs.dialect === 'postgres' ? ' on report_files' : '')}`.execute(
+          db,
+        );
+        if (ctx.dbs.dialect === 'postgres') await sql`drop function refuse_report_file()`.execute(db);
+      }
     });
 
     it('warns, on a complete report, of the characters it had no font for', async () => {

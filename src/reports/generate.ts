@@ -46,6 +46,8 @@ export interface GeneratedReport {
   artifactId: number;
   status: 'complete' | 'failed' | 'aborted';
   errorMessage: string;
+  /** For the operator only: the failed step and the error's own words (`while …: …`). */
+  failureDetail: string;
   abortedReason: string;
   /** Characters of a complete PDF that no font had, drawn as empty boxes (REPORT_FONTS). */
   missingGlyphs: string[];
@@ -66,6 +68,14 @@ function interrupted(reason: unknown): string {
     ? `Interrupted (${reason}) before it was finished.`
     : 'Interrupted before it was finished.';
 }
+
+// What a failed artifact's `errorMessage` tells the API's callers: the step that failed, never the
+// error's own words, which name the store's or the database's hosts, paths and objects. The
+// generating command prints those to its operator.
+const FAILED = {
+  render: 'while gathering the figures and drawing the report',
+  store: "while storing the report's files",
+} as const;
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
   pdf: 'application/pdf',
@@ -132,10 +142,12 @@ export async function generateReport(
   });
   await markRunning(db, request.orgId, artifactId);
 
+  let stage: keyof typeof FAILED = 'render';
   try {
     await checkpoint(signal);
     const { files, evidence, missingGlyphs } = await render(definition, scope, request, db, fonts, signal);
     await checkpoint(signal);
+    stage = 'store';
     const store = options.files ?? databaseReportFileStore;
     await inTransaction(db, async (trx) => {
       const bound = store(trx);
@@ -146,7 +158,14 @@ export async function generateReport(
         evidenceRefsCount: evidence,
       });
     });
-    return { artifactId, status: 'complete', errorMessage: '', abortedReason: '', missingGlyphs };
+    return {
+      artifactId,
+      status: 'complete',
+      errorMessage: '',
+      failureDetail: '',
+      abortedReason: '',
+      missingGlyphs,
+    };
   } catch (error) {
     // Inside a caller's transaction the failure is the caller's: rethrown, it rolls back the
     // artifact and any file already written with everything else.
@@ -155,10 +174,24 @@ export async function generateReport(
     if (signal?.aborted) {
       const reason = interrupted(signal.reason);
       await markAborted(db, request.orgId, artifactId, { completedAt, reason });
-      return { artifactId, status: 'aborted', errorMessage: '', abortedReason: reason, missingGlyphs: [] };
+      return {
+        artifactId,
+        status: 'aborted',
+        errorMessage: '',
+        failureDetail: '',
+        abortedReason: reason,
+        missingGlyphs: [],
+      };
     }
-    const message = `Report generation failed: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `Report generation failed ${FAILED[stage]}.`;
     await markFailed(db, request.orgId, artifactId, { completedAt, message });
-    return { artifactId, status: 'failed', errorMessage: message, abortedReason: '', missingGlyphs: [] };
+    return {
+      artifactId,
+      status: 'failed',
+      errorMessage: message,
+      failureDetail: `${FAILED[stage]}: ${error instanceof Error ? error.message : String(error)}`,
+      abortedReason: '',
+      missingGlyphs: [],
+    };
   }
 }

@@ -98,7 +98,7 @@ export function register(program: Command): void {
         print(String(result.artifactId));
         throw new Error(
           result.status === 'failed'
-            ? result.errorMessage
+            ? `report ${result.artifactId} failed ${result.failureDetail}`
             : `report ${result.artifactId} aborted: ${result.abortedReason}`,
         );
       }
