@@ -214,6 +214,9 @@ for (const endpoint of ENDPOINTS) {
           'range=custom&start=2026-01-01T00:00:00Z&end=2026-01-02',
           'range=7d&range=30d',
           'range=',
+          // A comparison period (as long as the range) that would begin before year 1000.
+          'range=custom&start=1013-01-01&end=2020-01-01',
+          'range=custom&start=1013-01-01&end=2020-01-01&format=csv&block=window',
         ];
         for (const query of bad) assertFieldErrors(await get(withQuery(endpoint, query)), `?${query}`);
         if (endpoint.params.includes('since')) {
@@ -316,6 +319,26 @@ describe('odd requests anywhere', () => {
       assert.equal(res.statusCode, 401, `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       assert.equal(typeof res.json().detail, 'string', what);
     }
+  });
+
+  it('ignores a parameter an endpoint does not read, NUL characters and all', async () => {
+    for (const endpoint of ENDPOINTS) {
+      const plain = await get(withQuery(endpoint, validQuery(endpoint, demo.fixtures)));
+      assert.equal(plain.statusCode, 200, label(endpoint));
+      const unread = ['x=%00', 'x=a%00b', 'block=%00', 'x=1&x=%00'].filter(
+        (odd) => !endpoint.params.includes(odd.split('=')[0] as string),
+      );
+      for (const odd of unread) {
+        const res = await get(withQuery(endpoint, `${validQuery(endpoint, demo.fixtures)}&${odd}`));
+        assert.equal(res.statusCode, 200, `${label(endpoint)} ?${odd}: ${res.body.slice(0, 200)}`);
+      }
+    }
+  });
+
+  it('names the NUL character when a parameter the endpoint reads holds one', async () => {
+    const res = await get(`/api/brands/${demo.fixtures.brandId}/reports/latest/?type=%00`);
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json(), { type: ['Null characters are not allowed.'] });
   });
 
   it('answers malformed paths (sent raw) with a 4xx in the documented shapes', async () => {

@@ -164,6 +164,30 @@ describe('400 cases of the window parameters', () => {
     });
   });
 
+  it('rejects a range whose comparison period would begin before year 1000, and counts old years right', () => {
+    // One day, 1000-01-02: the comparison period is 1000-01-01, the earliest a date may name.
+    const w = window(parseRange({ range: 'custom', start: '1000-01-02', end: '1000-01-02' }, NOW, 'UTC'));
+    assert.deepEqual(
+      { start: iso(w.previous?.start), end: iso(w.previous?.end) },
+      { start: '1000-01-01T00:00:00.000Z', end: '1000-01-02T00:00:00.000Z' },
+    );
+    const tooEarly = {
+      start: [
+        'The comparison period (as many days before start) would begin before 1000-01-01: choose a later start or a shorter range.',
+      ],
+    };
+    // One day, 1000-01-01: the comparison period would be 0999-12-31.
+    assert.deepEqual(errors({ range: 'custom', start: '1000-01-01', end: '1000-01-01' }), tooEarly);
+    // ~1,013 years: the comparison period would begin around year 0 (it was a 500), and for a start
+    // in 1020 around year 13, which Date.UTC reads as 1913 (a comparison that ended before it began).
+    assert.deepEqual(errors({ range: 'custom', start: '1013-01-01', end: '2026-03-01' }), tooEarly);
+    assert.deepEqual(errors({ range: 'custom', start: '1020-01-01', end: '2026-03-01' }), tooEarly);
+    // 1500-01-01 to 1500-12-31 is 365 days (1500 is not a leap year in the proleptic Gregorian
+    // calendar: divisible by 100, not by 400), so the comparison is 1499-01-01 to 1500-01-01.
+    const old = window(parseRange({ range: 'custom', start: '1500-01-01', end: '1500-12-31' }, NOW, 'UTC'));
+    assert.equal(iso(old.previous?.start), '1499-01-01T00:00:00.000Z');
+  });
+
   it('rejects an out-of-order range', () => {
     assert.deepEqual(errors({ range: 'custom', start: '2026-03-10', end: '2026-03-01' }), {
       non_field_errors: ['start must be on or before end.'],

@@ -68,6 +68,8 @@ const MESSAGES = {
   requiredWithCustom: 'This field is required when range=custom.',
   dateFormat: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
   outOfOrder: 'start must be on or before end.',
+  comparisonTooEarly: (earliest: string) =>
+    `The comparison period (as many days before start) would begin before ${earliest}: choose a later start or a shorter range.`,
   future: (today: string, timezone: string) => `Cannot be in the future (today is ${today} in ${timezone}).`,
   sinceFormat: 'Enter "all", a date (YYYY-MM-DD) or an ISO 8601 date-time.',
   sinceFuture: 'Cannot be in the future.',
@@ -90,13 +92,27 @@ interface WallTime extends CalendarDate {
   millisecond: number;
 }
 
+/** The earliest day a date parameter names, and the earliest a comparison period may begin. */
+const EARLIEST_DATE: CalendarDate = { year: 1000, month: 1, day: 1 };
+
+/** Date.UTC, except that years 0–99 are those years, not 1900–1999. */
+function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0, ms = 0) {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime();
+}
+
+/** Days since 1970-01-01 (negative before): for counting days and comparing dates of any year. */
+const dayNumber = (date: CalendarDate) => Math.round(utc(date.year, date.month - 1, date.day) / DAY_MS);
+
 /** YYYY-MM-DD naming a real calendar day (years 1000–9999); null otherwise. */
 export function parseDate(raw: string): CalendarDate | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1000) return null;
-  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (year < EARLIEST_DATE.year) return null;
+  const probe = new Date(utc(year, month - 1, day));
   if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
   return { year, month, day };
 }
@@ -107,7 +123,7 @@ export function formatDate(date: CalendarDate): string {
 }
 
 export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const moved = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  const moved = new Date(utc(date.year, date.month - 1, date.day + days));
   return { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
 }
 
@@ -141,8 +157,7 @@ function wallTime(instant: number, timezone: string): WallTime {
   };
 }
 
-const asUtc = (t: WallTime) =>
-  Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, t.millisecond);
+const asUtc = (t: WallTime) => utc(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, t.millisecond);
 
 /** The calendar day an instant falls on in the timezone. */
 export function localDate(instant: Date, timezone: string): CalendarDate {
@@ -225,13 +240,13 @@ function allTime(now: Date, timezone: string): Window {
   };
 }
 
+/** The first day of a custom range's comparison period: as many calendar days before `first`. */
+function comparisonStart(first: CalendarDate, last: CalendarDate): CalendarDate {
+  return addDays(first, -(dayNumber(last) - dayNumber(first) + 1));
+}
+
 /** first 00:00 to last 24:00 in the timezone; the previous window is as many calendar days before. */
 function custom(first: CalendarDate, last: CalendarDate, now: Date, timezone: string): Window {
-  const days =
-    Math.round(
-      (Date.UTC(last.year, last.month - 1, last.day) - Date.UTC(first.year, first.month - 1, first.day)) /
-        DAY_MS,
-    ) + 1;
   const start = midnight(first, timezone);
   return {
     range: 'custom',
@@ -240,7 +255,7 @@ function custom(first: CalendarDate, last: CalendarDate, now: Date, timezone: st
     asOf: now,
     timezone,
     selection: { kind: 'custom', preset: null, startDate: formatDate(first), endDate: formatDate(last) },
-    previous: { start: midnight(addDays(first, -days), timezone), end: start },
+    previous: { start: midnight(comparisonStart(first, last), timezone), end: start },
     spanLabel: `${formatDate(first)} to ${formatDate(last)}`,
   };
 }
@@ -272,6 +287,9 @@ export function parseRange(query: RangeQuery, now: Date, timezone: string): Pars
   const today = formatDate(localDate(now, timezone));
   if (formatDate(end) > today) addError(errors, 'end', MESSAGES.future(today, timezone));
   if (formatDate(start) > formatDate(end)) addError(errors, 'non_field_errors', MESSAGES.outOfOrder);
+  else if (dayNumber(comparisonStart(start, end)) < dayNumber(EARLIEST_DATE))
+    // Its dates would fall outside what a date names (and past year 0, what the API can write).
+    addError(errors, 'start', MESSAGES.comparisonTooEarly(formatDate(EARLIEST_DATE)));
   if (hasErrors(errors)) return { ok: false, errors };
   return { ok: true, value: custom(start, end, now, timezone) };
 }
