@@ -339,6 +339,40 @@ describe('same rules as JSON', () => {
     assert.match(String(one.headers['content-type']), /^application\/json/);
   });
 
+  it('an endpoint with one table ignores `block`, as any parameter it does not read', async () => {
+    for (const endpoint of ENDPOINTS.filter((e) => e.csv?.rows.length === 1)) {
+      const url = withFormat(
+        urlFor(endpoint, demo.fixtures, validQuery(endpoint, demo.fixtures)),
+        'format=csv',
+      );
+      const plain = await get(url);
+      assert.equal(plain.statusCode, 200, `${label(endpoint)}: ${plain.body.slice(0, 200)}`);
+      for (const block of ['bogus', '', 'results.0', '__proto__', 'permissions', 'count']) {
+        const res = await get(withFormat(url, `block=${block}`));
+        assert.equal(res.statusCode, 200, `${label(endpoint)} block=${block}: ${res.body.slice(0, 200)}`);
+        assert.equal(res.body, plain.body, `${label(endpoint)} block=${block}`);
+      }
+    }
+  });
+
+  it('reads an Accept of text/csv with the parameters its answer has', async () => {
+    const asked: Array<[string, RegExp]> = [
+      ['text/csv; charset=utf-8', /^text\/csv/],
+      ['text/csv;charset=UTF-8', /^text\/csv/],
+      ['text/csv; charset=utf-8; header=present', /^text\/csv/],
+      ['application/json;q=0.5, text/csv; charset=utf-8', /^text\/csv/],
+      ['application/json; charset=utf-8, text/csv;q=0.5', /^application\/json/],
+      // Parameters the CSV answer cannot meet: no CSV, so JSON as for any other type.
+      ['text/csv; charset=iso-8859-1', /^application\/json/],
+      ['text/csv; header=absent', /^application\/json/],
+    ];
+    for (const [accept, type] of asked) {
+      const res = await get('/api/brands/', { accept });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), type, accept);
+    }
+  });
+
   it('answers each Accept by its own value, however often the values alternate', async () => {
     const asked: Array<[Record<string, string>, RegExp]> = [
       [{ accept: 'text/csv' }, /^text\/csv/],

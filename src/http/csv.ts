@@ -69,7 +69,11 @@ export function csvMedia(csv: CsvRows) {
 
 // No Accept at all is not the empty one: the first accepts anything, the second nothing.
 const NO_ACCEPT = '\u0000';
-const OFFERED = [JSON_TYPE, CSV_TYPE];
+// Offered with the parameters each answer really has: Negotiator matches an Accept range's
+// parameters against the offer's, so `text/csv; charset=utf-8` must meet an offer that carries
+// its charset (offered bare, it matched nothing and the caller got JSON).
+const JSON_CONTENT_TYPE = `${JSON_TYPE}; charset=utf-8`;
+const OFFERED = [JSON_CONTENT_TYPE, CSV_CONTENT_TYPE];
 // The verdict for each Accept value seen lately: clients send the same few again and again, and
 // negotiating was a measurable share of a kept answer's cost (docs/performance.md, "Per-request
 // bookkeeping worked out once"). At most 64 values, so odd headers cannot hold much memory.
@@ -85,7 +89,7 @@ export function wantsCsv(request: FastifyRequest): boolean {
   const { accept } = request.headers;
   return acceptsCsvFirst(
     accept ?? NO_ACCEPT,
-    () => new Negotiator({ headers: { accept } }).mediaType(OFFERED) === CSV_TYPE,
+    () => new Negotiator({ headers: { accept } }).mediaType(OFFERED) === CSV_CONTENT_TYPE,
   );
 }
 
@@ -168,7 +172,9 @@ export function sendCsv(
 ): string {
   // The body as the JSON path would write it: the same fields, values and rounding.
   const json = JSON.parse(reply.serializeInput(body as Json, '200') as string) as Json;
-  const block = (request.query as { block?: string }).block ?? csv.rows[0];
+  // `block` exists (and is validated) only where a route has several tables; elsewhere it is an
+  // unknown parameter like any other, ignored.
+  const block = (csv.rows.length > 1 && (request.query as { block?: string }).block) || csv.rows[0];
   const { rowSchema, rows, key } = table(okSchema, json, csv, block);
 
   const columns = flatten(rowSchema).map(([column]) => column);
