@@ -160,6 +160,17 @@ describe('categories and prompts endpoints', () => {
       assert.equal(res.headers.ratelimit, undefined);
     });
 
+    it('answers a HEAD without a key as it answers the GET, headers and no body', async () => {
+      const got = await anonymous('/api/brands/9/categories/');
+      const head = await ctx.app.inject({ method: 'HEAD', url: '/api/brands/9/categories/' });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers['content-length'], got.headers['content-length']);
+      assert.equal(head.headers['content-type'], got.headers['content-type']);
+      const elsewhere = await ctx.app.inject({ method: 'HEAD', url: '/api/brands/' });
+      assert.equal(elsewhere.statusCode, 401);
+    });
+
     it('still validates the query of an anonymous request', async () => {
       const res = await anonymous('/api/brands/9/categories/?archived=yes');
       assert.equal(res.statusCode, 400);

@@ -109,7 +109,12 @@ export function createGate(options: GateOptions) {
     let raw: string | undefined;
     try {
       raw = presentedKey(request);
-      if (raw === undefined && access?.allowAnonymous?.(request) && request.method === 'GET') {
+      // HEAD is answered wherever GET is (rule 1), the public demo's too.
+      if (
+        raw === undefined &&
+        access?.allowAnonymous?.(request) &&
+        (request.method === 'GET' || request.method === 'HEAD')
+      ) {
         await spend(`ip:${request.ip}`, reply, false);
         return;
       }
