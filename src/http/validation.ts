@@ -72,21 +72,29 @@ const nonDecimalQuery = new WeakMap<FastifyRequest, FieldErrors>();
 
 type QuerySchema = { properties?: Record<string, { type?: unknown }> };
 const NO_QUERY_SCHEMA: QuerySchema = {};
+/** The parameters a route's query schema declares, and which of them are integers. */
+interface Declared {
+  names: Set<string>;
+  integers: Set<string>;
+}
 // Worked out once per route's schema: this hook runs on every request (docs/performance.md,
 // "Per-request bookkeeping worked out once").
-const integersBySchema = new WeakMap<QuerySchema, Set<string>>();
+const declaredBySchema = new WeakMap<QuerySchema, Declared>();
 
-function integerProperties(request: FastifyRequest): Set<string> {
+function declaredParameters(request: FastifyRequest): Declared {
   const schema = (request.routeOptions.schema?.querystring as QuerySchema | undefined) ?? NO_QUERY_SCHEMA;
-  let integers = integersBySchema.get(schema);
-  if (!integers) {
+  let declared = declaredBySchema.get(schema);
+  if (!declared) {
     const properties = Object.entries(schema.properties ?? {});
-    integers = new Set(
-      properties.filter(([, property]) => property.type === 'integer').map(([name]) => name),
-    );
-    integersBySchema.set(schema, integers);
+    declared = {
+      names: new Set(properties.map(([name]) => name)),
+      integers: new Set(
+        properties.filter(([, property]) => property.type === 'integer').map(([name]) => name),
+      ),
+    };
+    declaredBySchema.set(schema, declared);
   }
-  return integers;
+  return declared;
 }
 
 /**
@@ -100,7 +108,7 @@ export async function rejectNonDecimalIntegers(request: FastifyRequest): Promise
       throw new NotFound();
     }
   }
-  const integers = integerProperties(request);
+  const { integers } = declaredParameters(request);
   const fields: FieldErrors = {};
   for (const [name, raw] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
     const values = [raw].flat();
@@ -119,10 +127,12 @@ export function rejectInvalidParams(request: FastifyRequest): void {
 /**
  * Values a schema lets through that no database should see: NUL characters (PostgreSQL text
  * cannot hold them; DRF refuses them too) and the Infinity that coercion makes of "Infinity".
+ * Only in the parameters the route reads: any other is ignored, whatever it holds.
  */
-function unusableValues(query: Record<string, unknown> | undefined): FieldErrors {
+function unusableValues(query: Record<string, unknown> | undefined, declared: Set<string>): FieldErrors {
   const fields: FieldErrors = {};
   for (const [name, raw] of Object.entries(query ?? {})) {
+    if (!declared.has(name)) continue;
     for (const value of [raw].flat()) {
       if (typeof value === 'string' && value.includes('\u0000')) {
         fields[name] = ['Null characters are not allowed.'];
@@ -138,10 +148,12 @@ export function rejectInvalidQuery(request: FastifyRequest): void {
   const validation = validationOf(request);
   if (validation?.context === 'params') throw new NotFound();
   const query = request.query as Record<string, unknown> | undefined;
+  // A NUL character's message wins over the schema's for the same parameter: "has the wrong
+  // format" would not say what is wrong with a value that looks right.
   const fields = {
-    ...unusableValues(query),
     ...(validation ? fieldErrors(validation.errors, query) : {}),
     ...nonDecimalQuery.get(request),
+    ...unusableValues(query, declaredParameters(request).names),
   };
   if (Object.keys(fields).length > 0) throw new ValidationFailed(fields);
 }
