@@ -36,6 +36,12 @@ import { reportRoutes } from './routes/reports.ts';
 import { runRoutes } from './routes/runs.ts';
 import { Detail, FieldErrorsBody } from './schemas/common.ts';
 
+/**
+ * A host name or IPv4 address (letters, digits, `-._~`; `_` for names such as a Compose
+ * service's), or an [IPv6] literal; an optional port.
+ */
+const HOST = /^(?:[\w.~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
 export interface BuildOptions {
   /** Share already-open databases (tests, the CLI); the app then leaves closing them to the caller. */
   databases?: Databases;
@@ -163,6 +169,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('X-Request-Id', request.id);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw ValidationFailed.field('non_field_errors', 'An HTTP/1.1 request must have a Host header.');
+    }
+    // Absolute links are built from the host (without PUBLIC_BASE_URL): one that is not a host
+    // name, address or [IPv6] literal with an optional port would make them point elsewhere
+    // (`Host: a/b` gave `http://a/b/api/…`).
+    if (request.headers.host !== undefined && !HOST.test(request.host)) {
+      throw ValidationFailed.field('non_field_errors', 'The Host header is not a valid host name.');
     }
   });
   registerAccessLog(app);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { bearer } from './support/context.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
@@ -332,6 +332,34 @@ describe('odd requests anywhere', () => {
         const res = await get(withQuery(endpoint, `${validQuery(endpoint, demo.fixtures)}&${odd}`));
         assert.equal(res.statusCode, 200, `${label(endpoint)} ?${odd}: ${res.body.slice(0, 200)}`);
       }
+    }
+  });
+
+  it('refuses a Host that is not a host name, so that no link points elsewhere', async () => {
+    const list = `/api/brands/${demo.fixtures.brandId}/runs/?page_size=1`;
+    const refused = { non_field_errors: ['The Host header is not a valid host name.'] };
+    for (const host of ['a/b', 'x@y', 'a b', 'evil.example/#', 'a:b:c', 'a:123456', '[::1']) {
+      const res = await get(list, { ...keyed(), host });
+      assert.equal(res.statusCode, 400, `Host: ${host}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      assert.deepEqual(res.json(), refused);
+    }
+    // An empty Host, which inject and Node's client would replace: written on a socket.
+    const socket = connect(port, '127.0.0.1');
+    socket.end(`GET ${list} HTTP/1.1\r\nHost: \r\nAuthorization: ${keyed().authorization}\r\n\r\n`);
+    let raw = '';
+    for await (const chunk of socket) raw += chunk;
+    assert.match(raw, /^HTTP\/1\.1 400 /);
+    assert.deepEqual(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)), refused);
+    for (const [host, origin] of [
+      ['api.example.com', 'http://api.example.com'],
+      ['api.example.com:8443', 'http://api.example.com:8443'],
+      ['127.0.0.1:8000', 'http://127.0.0.1:8000'],
+      ['[::1]:8000', 'http://[::1]:8000'],
+      ['sightline_api:8000', 'http://sightline_api:8000'],
+    ]) {
+      const res = await get(list, { ...keyed(), host: host as string });
+      assert.equal(res.statusCode, 200, `Host: ${host}`);
+      assert.ok(String(res.json().next).startsWith(`${origin}/api/`), `Host: ${host}: ${res.json().next}`);
     }
   });
 
