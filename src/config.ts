@@ -129,6 +129,13 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   } catch {
     throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
+  // fetch refuses a URL with credentials, so it could never work, and the URL is printed (start-up
+  // lines, errors): the message leaves them out.
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new ConfigError(
+      `${name} must not carry a user name or password (${parsed.protocol}//…@${parsed.host})`,
+    );
+  }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
   }

@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { MAIN } from './support/cli.ts';
 import { listen } from './support/context.ts';
 import { allScopesBut, createDemoContext, type DemoContext } from './support/demo.ts';
+import { BrandFixture } from './support/fixtures.ts';
 import { freePort } from './support/server-process.ts';
 
 // The MCP server through the MCP SDK's own client, over both transports, against a real server on
@@ -37,6 +38,28 @@ before(async () => {
 after(async () => {
   await demo?.ctx.close();
 });
+
+/**
+ * A globex brand of 21 categories of one prompt each (made once, for both transports; in globex so
+ * that acme's listings stay the demo's).
+ */
+let many: Promise<{ brandId: number; categoryIds: number[]; promptIds: number[] }> | undefined;
+function manyCategories() {
+  many ??= (async () => {
+    const brand = await BrandFixture.insert(demo.ctx.dbs.primary, demo.orgIds.globex, {
+      name: 'Many categories',
+    });
+    const categoryIds = [];
+    const promptIds = [];
+    for (let i = 1; i <= 21; i++) {
+      const category = await brand.category(`Category ${String(i).padStart(2, '0')}`);
+      categoryIds.push(category);
+      promptIds.push(await brand.prompt(category, { text: `Question ${i}?` }));
+    }
+    return { brandId: brand.brandId, categoryIds, promptIds };
+  })();
+  return many;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON, compared with what the tools answer
 async function api(url: string, key = demo.keys.acme): Promise<any> {
@@ -240,6 +263,65 @@ for (const [transport, connect] of [
       assert.equal(changes.comparison, `the prompt's latest scored run against run ${feed.comparedToRunId}`);
     });
 
+    it('list_prompts on a brand of many categories: the first 20 with prompts, the others on request', async () => {
+      const { brandId, categoryIds, promptIds } = await manyCategories();
+      const globex = await connect(demo.keys.globex);
+      try {
+        await manyCategoryListings(globex, brandId, categoryIds, promptIds);
+      } finally {
+        await globex.close();
+      }
+    });
+
+    async function manyCategoryListings(
+      client: Client,
+      brandId: number,
+      categoryIds: number[],
+      promptIds: number[],
+    ): Promise<void> {
+      const out = await call(client, 'list_prompts', { brandId });
+      assert.equal(out.categories.length, 21);
+      // By name: "Category 01" … "Category 21"; the 21st is listed without its prompts.
+      assert.deepEqual(
+        out.categories.map((c: { id: string }) => c.id),
+        categoryIds.map(String),
+      );
+      for (const [i, category] of out.categories.entries()) {
+        assert.equal(category.promptCount, 1);
+        if (i < 20)
+          assert.deepEqual(
+            category.prompts.map((p: { id: string }) => p.id),
+            [String(promptIds[i])],
+          );
+        else assert.equal(category.prompts, null);
+      }
+      assert.match(out.note, /^prompts listed for the first 20 of 21 categories/);
+
+      const one = await call(client, 'list_prompts', { brandId, categoryId: categoryIds[20] });
+      assert.equal(one.note, undefined);
+      assert.deepEqual(
+        one.categories.map((c: { id: string; prompts: { id: string }[] }) => [
+          c.id,
+          c.prompts.map((p) => p.id),
+        ]),
+        [[String(categoryIds[20]), [String(promptIds[20])]]],
+      );
+      const foreign = await toolError(client, 'list_prompts', {
+        brandId,
+        categoryId: demo.fixtures.categoryId,
+      });
+      assert.equal(
+        foreign,
+        `list_prompts of brand ${brandId}: category ${demo.fixtures.categoryId} is not a live category of brand ${brandId}`,
+      );
+    }
+
+    it('a 404 that names what is missing is not said to be another organization’s', async () => {
+      const page = await toolError(client, 'list_brands', { page: 99 });
+      assert.match(page, /Sightline API 404/);
+      assert.doesNotMatch(page, /another organization/);
+    });
+
     it('list_reports, latest_report and report_download_link: the artifacts and their download URL', async () => {
       const { report } = demo.fixtures;
       const list = await call(client, 'list_reports', { brandId: report.brandId });
@@ -387,6 +469,24 @@ describe('sightline mcp and its configuration', () => {
     assert.equal(
       run.stderr,
       'sightline: SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it\n',
+    );
+  });
+
+  it('refuses a base URL with a user name or password, without printing them', () => {
+    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SIGHTLINE_API_KEY: demo.keys.acme,
+        SIGHTLINE_BASE_URL: 'http://ops:s3cret@127.0.0.1:8000',
+      },
+      encoding: 'utf8',
+      input: '',
+    });
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      'sightline: SIGHTLINE_BASE_URL must not carry a user name or password (http://…@127.0.0.1:8000)\n',
     );
   });
 

@@ -77,9 +77,17 @@ function sampleOf(a: Analytics) {
 
 type Output = Record<string, unknown>;
 
+/** Categories whose prompts one list_prompts call lists. */
+const EXPANDED_CATEGORIES = 20;
+
+/** A tool's own refusal of its input, told to the agent as a tool error. */
+class Refused extends Error {}
+
 function explain(what: string, error: SightlineError): string {
   const hint =
-    error.status === 404
+    // Only the API's "Not found." means the object: "Invalid page." and "No … report exists" say
+    // what is missing themselves.
+    error.status === 404 && (error.body as { detail?: unknown } | null)?.detail === 'Not found.'
       ? ' It does not exist, or it belongs to another organization than this API key.'
       : error instanceof SightlineRateLimitError
         ? ` The API key's rate limit is spent${error.retryAfter === null ? '' : `: retry in ${error.retryAfter} s`}.`
@@ -89,6 +97,7 @@ function explain(what: string, error: SightlineError): string {
 
 /** The line an agent reads for a failed call; undefined for anything but the API's refusal or silence. */
 function failure(what: string, error: unknown): string | undefined {
+  if (error instanceof Refused) return `${what}: ${error.message}`;
   if (error instanceof SightlineError) return explain(what, error);
   if (!(error instanceof SightlineConnectionError)) return undefined;
   return `${what}: could not reach the Sightline API (${error.reason}): is SIGHTLINE_BASE_URL right and the service running?`;
@@ -329,41 +338,71 @@ export function createMcpServer(sl: Sightline): McpServer {
     'list_prompts',
     {
       title: 'List prompts',
-      description:
-        "The brand's categories and the prompts (questions asked of the answer engines) in each, with each prompt's latest and previous score. Use a prompt id with prompt_changes.",
+      description: `The brand's categories and the prompts (questions asked of the answer engines) in each, with each prompt's latest and previous score; the prompts of the first ${EXPANDED_CATEGORIES} categories, or of the one categoryId names. Use a prompt id with prompt_changes.`,
       inputSchema: {
         brandId: id('Brand'),
+        categoryId: id('Category')
+          .optional()
+          .describe(
+            `Only this category's prompts (a category of the brand): for a brand of more than ${EXPANDED_CATEGORIES} categories.`,
+          ),
         includeArchived: z.boolean().default(false).describe('Also list archived categories and prompts.'),
       },
       annotations: READ_ONLY,
     },
-    ({ brandId, includeArchived }) =>
+    ({ brandId, categoryId, includeArchived }) =>
       answer(`list_prompts of brand ${brandId}`, async () => {
-        const categories = [];
+        const listed = [];
         for await (const category of sl.brands.categories(brandId, {
           archived: includeArchived,
           page_size: 100,
         })) {
-          const prompts = [];
-          for await (const p of sl.categories.prompts(category.id, {
-            archived: includeArchived,
-            page_size: 100,
-          })) {
-            prompts.push({
-              id: p.id,
-              text: p.text,
-              isMonitored: p.isMonitored,
-              latestScore: p.hasScoreData ? p.latestScore : null,
-              previousScore: p.hasScoreData ? p.previousScore : null,
-              lastRunId: p.lastRunId,
-              lastRunAt: p.lastRunAt,
-            });
+          listed.push(category);
+        }
+        const chosen = categoryId === undefined ? listed : listed.filter((c) => c.id === String(categoryId));
+        if (categoryId !== undefined && chosen.length === 0) {
+          throw new Refused(
+            `category ${categoryId} is not a ${includeArchived ? '' : 'live '}category of brand ${brandId}`,
+          );
+        }
+        // Each listed category costs a request of the key's rate limit at least: a brand of many
+        // categories would spend the minute's quota, and every retry with it.
+        const categories = [];
+        for (const [index, category] of chosen.entries()) {
+          let prompts = null;
+          if (index < EXPANDED_CATEGORIES) {
+            prompts = [];
+            for await (const p of sl.categories.prompts(category.id, {
+              archived: includeArchived,
+              page_size: 100,
+            })) {
+              prompts.push({
+                id: p.id,
+                text: p.text,
+                isMonitored: p.isMonitored,
+                latestScore: p.hasScoreData ? p.latestScore : null,
+                previousScore: p.hasScoreData ? p.previousScore : null,
+                lastRunId: p.lastRunId,
+                lastRunAt: p.lastRunAt,
+              });
+            }
           }
-          categories.push({ id: category.id, name: category.name, isArchived: category.isArchived, prompts });
+          categories.push({
+            id: category.id,
+            name: category.name,
+            isArchived: category.isArchived,
+            promptCount: category.promptCount,
+            prompts,
+          });
         }
         return {
           brandId: String(brandId),
           basis: "latestScore: the prompt's latest scored run; previousScore: the scored run before it",
+          ...(chosen.length > EXPANDED_CATEGORIES
+            ? {
+                note: `prompts listed for the first ${EXPANDED_CATEGORIES} of ${chosen.length} categories (by name; the others' prompts are null): call list_prompts with a categoryId for another's`,
+              }
+            : {}),
           categories,
         };
       }),
