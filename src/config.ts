@@ -389,5 +389,11 @@ export function loadMcpClientConfig(env: NodeJS.ProcessEnv = process.env): McpCl
       'SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it',
     );
   }
+  // The SDK refuses such a key too; here it is a configuration error (exit 2) like the others.
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+    throw new ConfigError(
+      'SIGHTLINE_API_KEY has characters no key has (spaces, quotes or letters outside ASCII): copy it again',
+    );
+  }
   return { apiKey, baseUrl: httpUrl(env, 'SIGHTLINE_BASE_URL') ?? 'http://127.0.0.1:8000' };
 }

@@ -490,6 +490,19 @@ describe('sightline mcp and its configuration', () => {
     );
   });
 
+  it('refuses a key with characters no key has, as a configuration error', () => {
+    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', SIGHTLINE_API_KEY: 'sl_live_abc…', SIGHTLINE_BASE_URL: baseUrl },
+      encoding: 'utf8',
+      input: '',
+    });
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      'sightline: SIGHTLINE_API_KEY has characters no key has (spaces, quotes or letters outside ASCII): copy it again\n',
+    );
+  });
+
   it('with no service at SIGHTLINE_BASE_URL, a tool call is a tool error that says so', async () => {
     const client = await overStdio(demo.keys.acme, `http://127.0.0.1:${await freePort()}`);
     try {

@@ -282,6 +282,51 @@ describe('errors through the SDK', () => {
     await assert.rejects(aborted.brands.get(demo.fixtures.brandId), { name: 'AbortError' });
   });
 
+  it('a service that never answers, or answers something other than the API, is a SightlineConnectionError', async () => {
+    const silent = createServer(() => {});
+    const html = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<html><body>Sign in to the proxy</body></html>');
+    });
+    const urls: string[] = [];
+    for (const server of [silent, html]) {
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
+    try {
+      const [silentUrl, htmlUrl] = urls as [string, string];
+      const waiting = new Sightline({ apiKey: demo.keys.acme, baseUrl: silentUrl, requestTimeoutMs: 300 });
+      await assert.rejects(waiting.brands.get(demo.fixtures.brandId), (error) => {
+        assert.ok(error instanceof SightlineConnectionError);
+        assert.equal(
+          error.message,
+          `could not reach the Sightline API at ${silentUrl} (no answer within 300 ms)`,
+        );
+        return true;
+      });
+      const proxy = new Sightline({ apiKey: demo.keys.acme, baseUrl: htmlUrl });
+      await assert.rejects(proxy.brands.get(demo.fixtures.brandId), (error) => {
+        assert.ok(error instanceof SightlineConnectionError);
+        assert.equal(error.reason, "answered 200 with text/html, not the Sightline API's JSON");
+        return true;
+      });
+    } finally {
+      silent.closeAllConnections();
+      for (const server of [silent, html]) server.close();
+    }
+  });
+
+  it('refuses a key with characters no key has, at once', () => {
+    for (const apiKey of ['sl_live_abc…', 'sl_live_ abc', '"sl_live_abc"'.replace(/"/g, '\u201c')]) {
+      assert.throws(() => new Sightline({ apiKey, baseUrl }), {
+        name: 'TypeError',
+        message:
+          'Sightline: the API key has characters no key has (spaces, quotes or letters outside ASCII): copy it again.',
+      });
+    }
+  });
+
   it('reads the public demo brand without a key', async () => {
     const anonymous = new Sightline({ baseUrl });
     const page = await anonymous.brands.categories(demo.manifest.demoBrandId).page();

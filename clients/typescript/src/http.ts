@@ -20,6 +20,13 @@ export interface ClientOptions {
   maxRetryDelayMs?: number;
   /** A fetch to use instead of the global one (a proxy agent, instrumentation). */
   fetch?: typeof fetch;
+  /**
+   * How long a request waits for the answer to begin (its status and headers) before it is given up
+   * as a `SightlineConnectionError` (default 120 000, past the service's own query cap): a service
+   * that accepts the connection and never answers would otherwise hang forever. A body being
+   * received (a large download) is not cut short.
+   */
+  requestTimeoutMs?: number;
 }
 
 const env = (name: string): string | undefined =>
@@ -42,6 +49,7 @@ export class Transport {
   readonly #fetch: typeof fetch;
   readonly #maxRetries: number;
   readonly #maxRetryDelayMs: number;
+  readonly #requestTimeoutMs: number;
 
   constructor(options: ClientOptions) {
     const base = options.baseUrl ?? env('SIGHTLINE_BASE_URL');
@@ -49,9 +57,16 @@ export class Transport {
     // A trailing slash makes relative resolution keep a path prefix (a service behind /sightline/).
     this.baseUrl = new URL(base.endsWith('/') ? base : `${base}/`);
     this.#apiKey = options.apiKey ?? env('SIGHTLINE_API_KEY');
+    // fetch refuses a header outside Latin-1 with an error that reads like a network failure.
+    if (this.#apiKey !== undefined && !/^[\x21-\x7e]+$/.test(this.#apiKey)) {
+      throw new TypeError(
+        'Sightline: the API key has characters no key has (spaces, quotes or letters outside ASCII): copy it again.',
+      );
+    }
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetries = options.maxRetries ?? 2;
     this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
   }
 
   /** `path` is a server path (`/api/brands/`) or a link the server returned (`next`, `responsesNext`). */
@@ -69,11 +84,21 @@ export class Transport {
     const headers: Record<string, string> = { accept };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(url, { headers }).catch((error: unknown) => {
-        // A caller's abort stays what it is; anything else thrown before an answer is the network.
-        if (error instanceof Error && error.name === 'AbortError') throw error;
-        throw new SightlineConnectionError(url, error);
-      });
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), this.#requestTimeoutMs);
+      const response = await this.#fetch(url, { headers, signal: deadline.signal })
+        .catch((error: unknown) => {
+          // A caller's abort stays what it is; anything else thrown before an answer is the network.
+          if (deadline.signal.aborted) {
+            throw new SightlineConnectionError(
+              url,
+              new Error(`no answer within ${this.#requestTimeoutMs} ms`),
+            );
+          }
+          if (error instanceof Error && error.name === 'AbortError') throw error;
+          throw new SightlineConnectionError(url, error);
+        })
+        .finally(() => clearTimeout(timer));
       if (response.ok) return response;
       const body = await readBody(response);
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
@@ -86,8 +111,21 @@ export class Transport {
     }
   }
 
+  /** A JSON answer; a 2xx that is not JSON (a proxy's login page, another service) is a connection error. */
   async json<T>(path: string, query?: Query): Promise<T> {
-    return (await (await this.send(path, query)).json()) as T;
+    const response = await this.send(path, query);
+    const text = await response.text().catch((error: unknown) => {
+      throw new SightlineConnectionError(this.url(path, query), error);
+    });
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      const type = response.headers.get('content-type') ?? 'no content type';
+      throw new SightlineConnectionError(
+        this.url(path, query),
+        new Error(`answered ${response.status} with ${type.split(';')[0]}, not the Sightline API's JSON`),
+      );
+    }
   }
 
   /**
