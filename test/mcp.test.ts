@@ -419,6 +419,19 @@ describe('/mcp as plain HTTP', () => {
     assert.equal(body.result.structuredContent.count, (await api('/api/brands/')).count);
   });
 
+  it('serves a client that accepts JSON however it says so; one that refuses JSON gets a 406', async () => {
+    const call = { method: 'tools/call', params: { name: 'list_brands', arguments: {} } };
+    const key = { authorization: `Bearer ${demo.keys.acme}` };
+    for (const accept of ['application/json', '*/*', 'application/*', 'text/html, application/json;q=0.5']) {
+      const res = await post({ ...key, accept }, call);
+      assert.equal(res.status, 200, accept);
+      assert.match(String(res.headers.get('content-type')), /^application\/json/, accept);
+    }
+    // Node's fetch sends `Accept: */*` when none is given; the transport's own 406 stays for a
+    // client that takes neither JSON nor anything.
+    assert.equal((await post({ ...key, accept: 'text/html' }, call)).status, 406);
+  });
+
   it('answers 401 in the contract shape without a key, or with a bad one', async () => {
     const none = await initialize({});
     assert.equal(none.status, 401);

@@ -27,6 +27,18 @@ function pick(request: FastifyRequest, names: readonly string[]): Record<string,
   return picked;
 }
 
+/**
+ * The transport answers 406 unless the client accepts both JSON and an event stream, though this
+ * stateless endpoint only ever answers JSON: a client that takes JSON (`application/json`, any type,
+ * or no Accept at all, as curl and most HTTP libraries send) is served; one that refuses it still
+ * gets the transport's 406.
+ */
+function transportAccept(accept: string | undefined): string {
+  return accept === undefined || /application\/json|application\/\*|\*\/\*/i.test(accept)
+    ? 'application/json, text/event-stream'
+    : accept;
+}
+
 /** A fetch that answers through `app.inject`, as if the outer request's client had sent it. */
 function inAppFetch(app: App, outer: FastifyRequest): typeof fetch {
   return async (input, init) => {
@@ -73,7 +85,7 @@ export async function answerMcp(
     const response = await transport.handleRequest(
       new Request(new URL(request.url, IN_APP), {
         method: 'POST',
-        headers: pick(request, TRANSPORT_HEADERS),
+        headers: { ...pick(request, TRANSPORT_HEADERS), accept: transportAccept(request.headers.accept) },
       }),
       { parsedBody: request.body },
     );

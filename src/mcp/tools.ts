@@ -493,7 +493,9 @@ export function createMcpServer(sl: Sightline): McpServer {
           ...report,
           note:
             report.downloadUrl === null
-              ? `The report is ${report.status}: there is nothing to download yet.`
+              ? report.status === 'queued' || report.status === 'running'
+                ? `The report is ${report.status}: there is nothing to download yet.`
+                : `The report is ${report.status}: it has no file to download.`
               : 'Send the API key (Authorization: Bearer <key>) with the download request.',
         };
       }),
