@@ -87,6 +87,7 @@ describe('sightline CLI: schema, organizations and keys', () => {
 
   it('rejects bad arguments as usage errors (exit 2) and unknown objects as failures (exit 1)', () => {
     assertFails(box.cli('orgs', 'create', '--slug', 'Bad_Slug', '--name', 'X'), 2, /--slug/);
+    assertFails(box.cli('orgs', 'create', '--slug', '14', '--name', 'X'), 2, /a slug is never all digits/);
     assertFails(
       box.cli('orgs', 'create', '--slug', 'ok', '--name', 'X', '--plan', 'gold'),
       2,

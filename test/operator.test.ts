@@ -240,6 +240,21 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(await countResponses(), 0);
   });
 
+  it('reads --org as a slug: an organization id there names no organization', async () => {
+    const acme = await ctx.dbs.primary
+      .selectFrom('organizations')
+      .select('id')
+      .where('slug', '=', 'acme')
+      .executeTakeFirstOrThrow();
+    const line =
+      '{"prompt":"pm-free-plan","run":"by-id","model":"chatgpt","capturedAt":"2026-11-01T08:00:00Z","answerText":"x"}';
+    const before = await countResponses();
+    const result = cli(['runs', 'import', '-', '--org', String(acme.id)], line);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, new RegExp(`^stdin:1: organization "${acme.id}" does not exist$`, 'm'));
+    assert.equal(await countResponses(), before);
+  });
+
   it('refuses a line past 32 MiB by its length, without reading it into memory', async () => {
     // A file whose line breaks were lost: one 32 MiB + 1 byte line after a valid one.
     const dir = mkdtempSync(join(tmpdir(), 'sightline-runs-'));

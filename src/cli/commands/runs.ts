@@ -158,14 +158,12 @@ export function register(program: Command): void {
       'Import captured answers (NDJSON, one per line; see docs/ingest.md). All or nothing; safe to repeat.',
     )
     .argument('<file>', 'NDJSON file, or - for stdin')
-    .option(
-      '--org <slug>',
-      'organization of lines that name none; lines naming another are refused',
-      parseRefOption,
-    )
+    // A slug, as every command's --org: read as a ref, digits named an organization by id, and an
+    // import meant for an organization whose slug is digits went into another.
+    .option('--org <slug>', 'organization of lines that name none; lines naming another are refused')
     .option('--publish', 'publish the completed runs the file touches')
     .option('--max-errors <n>', 'problems to list before only counting them (default 100)', parseLimit)
-    .action(async (file: string, options: { org?: Ref; publish?: boolean; maxErrors?: number }) => {
+    .action(async (file: string, options: { org?: string; publish?: boolean; maxErrors?: number }) => {
       const started = performance.now();
       // Here rather than at the top: the import's line checker and analyzer are two thirds of this
       // group's modules, which `runs publish` does not use.

@@ -44,6 +44,9 @@ export function parseSlug(value: string): string {
       'expected 1-40 lowercase letters, digits or hyphens, starting and ending with a letter or digit.',
     );
   }
+  // An answer line names its organization by slug or id: a slug of digits would read as an id.
+  if (/^[0-9]+$/.test(value))
+    throw new InvalidArgumentError('a slug is never all digits (a number is an id).');
   return value;
 }
 
