@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { createReadStream, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createReadStream,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { createBrand } from '../src/db/catalog/brands.ts';
@@ -9,6 +19,7 @@ import { createPrompt, importPrompts } from '../src/db/catalog/prompts.ts';
 import type { Db } from '../src/db/connect.ts';
 import { AnswerLineSchema } from '../src/domain/answer-line.ts';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
+import { withAnswersFile } from '../src/ingest/answers-file.ts';
 import { type ImportProgress, ImportRaced, ImportRejected, importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
@@ -612,5 +623,78 @@ describe('documented example (docs/ingest.md)', () => {
       [summary.answers, summary.imported, summary.runs.length, summary.runs[0]?.visible],
       [7, 7, 1, true],
     );
+  });
+});
+
+describe('an answers file that changes while it is imported', () => {
+  let ctx: TestContext;
+  let dir: string;
+  before(async () => {
+    ctx = await createTestContext();
+    await seedImportCatalog(ctx.dbs.primary);
+    dir = mkdtempSync(join(tmpdir(), 'sightline-answers-'));
+  });
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await ctx.close();
+  });
+
+  /** Imports `path`, doing `meanwhile` to the file once the check has read it (before the writing). */
+  const importChanging = (path: string, meanwhile: () => void) =>
+    withAnswersFile(path, (lines) => {
+      let reads = 0;
+      return importAnswers(
+        ctx.dbs.primary,
+        () => {
+          reads += 1;
+          if (reads === 2) meanwhile();
+          return lines();
+        },
+        { now: NOW },
+      );
+    });
+
+  it('imports the file as it was opened: lines appended after the check wait for the next import', async () => {
+    const path = join(dir, 'grows.ndjson');
+    writeFileSync(path, `${RUN_LINES[0]}\n${RUN_LINES[1]}\n`);
+    const summary = await importChanging(path, () => appendFileSync(path, `${RUN_LINES[2]}\n`));
+    assert.equal(summary.imported, 2);
+    assert.equal((await counts(ctx.dbs.primary)).responses, 2);
+    // The next import reads the whole file: the appended line, once.
+    const next = await withAnswersFile(path, (lines) => importAnswers(ctx.dbs.primary, lines, { now: NOW }));
+    assert.deepEqual([next.imported, next.alreadyPresent], [1, 2]);
+  });
+
+  it('imports the file it opened when another is moved into its place', async () => {
+    const path = join(dir, 'replaced.ndjson');
+    writeFileSync(path, `${RUN_LINES[3]}\n`);
+    const other = join(dir, 'other.ndjson');
+    writeFileSync(
+      other,
+      `${line({ prompt: 'best-crm', run: 'crm/other', capturedAt: '2026-03-01T10:00:00Z', answerText: 'x' })}\n`,
+    );
+    const responses = async () => (await counts(ctx.dbs.primary)).responses ?? 0;
+    const first = await responses();
+    const summary = await importChanging(path, () => renameSync(other, path));
+    assert.equal(summary.imported, 1);
+    assert.equal(await responses(), first + 1);
+    const runs = await ctx.dbs.primary.selectFrom('runs').select('external_id').execute();
+    assert.ok(!runs.some((r) => r.external_id === 'crm/other'), 'nothing of the file moved in');
+  });
+
+  it('writes nothing when the lines it checked are rewritten before they are written', async () => {
+    const path = join(dir, 'rewritten.ndjson');
+    const original = `${line({ prompt: 'cheap-crm', run: 'crm/rewritten', capturedAt: '2026-03-01T11:00:00Z', answerText: 'Acmeflow.' })}\n`;
+    writeFileSync(path, original);
+    const unchanged = await counts(ctx.dbs.primary);
+    await assert.rejects(
+      importChanging(path, () => writeFileSync(path, original.replace('Acmeflow.', 'Globex!!!'))),
+      {
+        name: 'AnswersFileChanged',
+        message:
+          'the file changed while it was imported; nothing was imported: import it again once it is complete',
+      },
+    );
+    assert.deepEqual(await counts(ctx.dbs.primary), unchanged);
   });
 });

@@ -167,20 +167,22 @@ export function register(program: Command): void {
       const started = performance.now();
       // Here rather than at the top: the import's line checker and analyzer are two thirds of this
       // group's modules, which `runs publish` does not use.
-      const [{ importAnswers, ImportRejected: Rejected }, { ndjsonLines }] = await Promise.all([
+      const [{ importAnswers, ImportRejected: Rejected }, { withAnswersFile }] = await Promise.all([
         import('../../ingest/import.ts'),
-        import('../../ingest/ndjson.ts'),
+        import('../../ingest/answers-file.ts'),
       ]);
       const summary = await asFile(file, async (path) => {
         const progress = await progressReporter(path);
         try {
-          const result = await withDatabase((db) =>
-            importAnswers(db, () => ndjsonLines(createReadStream(path)), {
-              organization: options.org,
-              publish: options.publish,
-              maxErrors: options.maxErrors,
-              onProgress: (p) => progress.update(p),
-            }),
+          const result = await withAnswersFile(path, (lines) =>
+            withDatabase((db) =>
+              importAnswers(db, lines, {
+                organization: options.org,
+                publish: options.publish,
+                maxErrors: options.maxErrors,
+                onProgress: (p) => progress.update(p),
+              }),
+            ),
           );
           progress.stop();
           return result;
