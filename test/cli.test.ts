@@ -217,6 +217,15 @@ describe('sightline CLI: schema, organizations and keys', () => {
     assert.match(box.cli('keys', 'revoke', doomedId).stdout, /already revoked/);
     assertFails(box.cli('keys', 'revoke', 'ZZZZZZZZ'), 1, /no API key with identifier ZZZZZZZZ/);
     assertFails(box.cli('keys', 'revoke', 'short'), 2, /not a key identifier/);
+    // A whole key pasted in its place: revoked by its identifier, the secret never printed back.
+    const pasted = box.cli('keys', 'revoke', doomed);
+    assert.equal(pasted.status, 0, pasted.stderr);
+    assert.match(pasted.stdout, new RegExp(`^Key ${doomedId} was already revoked`));
+    const secret = doomed.slice(`sl_live_${doomedId}_`.length);
+    const mangled = box.cli('keys', 'revoke', `${doomed}x`);
+    assert.equal(mangled.status, 2);
+    for (const run of [pasted, mangled])
+      assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), 'no secret');
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const { app, dbs } = await appFor(box);

@@ -1,7 +1,9 @@
 // `sightline keys create|list|revoke`: API keys. The full key is shown once, at creation, as the
 // last line of output so scripts can take it with `tail -n 1`; only a hash of its secret is kept.
 import { type Command, Option } from 'commander';
+import { parseKey } from '../../auth/keys.ts';
 import { mintApiKey } from '../../auth/mint.ts';
+import { redactSecrets } from '../../auth/redact.ts';
 import { type ApiKeyRecord, findKeyForAuthentication, listKeys, revokeKey } from '../../db/api-keys.ts';
 import type { Db } from '../../db/connect.ts';
 import { findOrganizationBySlug, type Organization } from '../../db/organizations.ts';
@@ -115,10 +117,14 @@ export function register(program: Command): void {
   keys
     .command('revoke')
     .description('Revoke a key by its identifier (the 8 characters after sl_live_).')
-    .argument('<key-id>', 'the key identifier, as shown by keys list')
-    .action(async (keyId: string) => {
+    .argument('<key-id>', 'the key identifier, as shown by keys list (or the whole key)')
+    .action(async (given: string) => {
+      // The whole key names its identifier too; whatever was given, a secret is never printed back.
+      const keyId = parseKey(given)?.keyId ?? given;
       if (!/^[0-9A-Za-z]{8}$/.test(keyId)) {
-        throw new UsageError(`"${keyId}" is not a key identifier: expected the 8 characters after sl_live_`);
+        throw new UsageError(
+          `"${redactSecrets(keyId)}" is not a key identifier: expected the 8 characters after sl_live_`,
+        );
       }
       const revokedBefore = await withDatabase(async (db) => {
         const key = await findKeyForAuthentication(db, keyId);

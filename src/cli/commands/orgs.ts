@@ -10,7 +10,7 @@ import {
   updateOrganization,
 } from '../../db/organizations.ts';
 import { UsageError } from '../errors.ts';
-import { formatTable, parseName, parseSlug, parseTimezone, print, withDatabase } from './support.ts';
+import { formatTable, parseName, parseNewSlug, parseTimezone, print, withDatabase } from './support.ts';
 
 interface SettingsOptions {
   plan?: Plan;
@@ -61,7 +61,7 @@ export function register(program: Command): void {
   const create = orgs
     .command('create')
     .description('Create an organization (defaults: plan free, API access off, timezone UTC).')
-    .requiredOption('--slug <slug>', 'short unique identifier, e.g. acme', parseSlug)
+    .requiredOption('--slug <slug>', 'short unique identifier, e.g. acme', parseNewSlug)
     .requiredOption('--name <name>', 'display name', parseName);
   for (const option of settingOptions()) create.addOption(option);
   create.action(async (options: SettingsOptions & { slug: string; name: string }) => {

@@ -44,10 +44,14 @@ export function parseSlug(value: string): string {
       'expected 1-40 lowercase letters, digits or hyphens, starting and ending with a letter or digit.',
     );
   }
-  // An answer line names its organization by slug or id: a slug of digits would read as an id.
+  return value;
+}
+
+/** A new organization's slug: also never all digits, which an answer line would read as an id. */
+export function parseNewSlug(value: string): string {
   if (/^[0-9]+$/.test(value))
     throw new InvalidArgumentError('a slug is never all digits (a number is an id).');
-  return value;
+  return parseSlug(value);
 }
 
 export function parseName(value: string): string {
