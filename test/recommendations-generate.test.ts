@@ -511,6 +511,23 @@ describe('re-generation', () => {
     assert.deepEqual(await generate(s, later), { created: [], kept: [], superseded: [] });
   });
 
+  it('refuses a generation dated before a live recommendation was created, changing nothing', async () => {
+    const s = await gapBrand();
+    const first = await generate(s);
+    const before = await rows(s);
+    const created = before[0]?.created_at;
+    for (const at of ['0001-01-01T00:00:00.000Z', '2026-02-15T00:00:00.000Z']) {
+      await assert.rejects(generate(s, new Date(at)), {
+        name: 'GenerationBackdated',
+        message: `the brand has a recommendation created at ${new Date(String(created)).toISOString()}; a generation cannot be dated ${at}, before it`,
+      });
+    }
+    assert.deepEqual(await rows(s), before);
+    // At its creation or later, the generation runs as before.
+    const again = await generate(s, new Date(String(created)));
+    assert.deepEqual(again.kept, [first.created[0]?.id]);
+  });
+
   it('refreshes an open recommendation whose figures moved, keeping its id', async () => {
     const s = await gapBrand();
     const [p1] = s.prompts as [number];

@@ -152,14 +152,34 @@ export async function lockBrandRecommendations(db: Db, orgId: number, brandId: n
 
 export type LiveFinding = Pick<
   Selectable<RecommendationsTable>,
-  'id' | 'finding_key' | 'rec_type' | 'status' | 'title' | 'why' | 'score' | 'priority' | 'evidence'
+  | 'id'
+  | 'finding_key'
+  | 'rec_type'
+  | 'status'
+  | 'title'
+  | 'why'
+  | 'score'
+  | 'priority'
+  | 'evidence'
+  | 'created_at'
 >;
 
 /** The brand's live generated recommendations (not superseded or deleted), by finding key. */
 export async function liveFindings(db: Db, orgId: number, brandId: number): Promise<LiveFinding[]> {
   return db
     .selectFrom('recommendations')
-    .select(['id', 'finding_key', 'rec_type', 'status', 'title', 'why', 'score', 'priority', 'evidence'])
+    .select([
+      'id',
+      'finding_key',
+      'rec_type',
+      'status',
+      'title',
+      'why',
+      'score',
+      'priority',
+      'evidence',
+      'created_at',
+    ])
     .where('org_id', '=', orgId)
     .where('brand_id', '=', brandId)
     .where('finding_key', '<>', '')

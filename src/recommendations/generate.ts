@@ -82,6 +82,11 @@ export interface GenerationOptions {
   newId?: () => string;
 }
 
+/** A generation dated before what it would change. */
+export class GenerationBackdated extends Error {
+  override name = 'GenerationBackdated';
+}
+
 export async function generateRecommendations(
   db: Db,
   scope: { orgId: number; brandId: number },
@@ -110,6 +115,13 @@ export async function generateRecommendations(
   const work = async (trx: Db): Promise<Generation> => {
     await lockBrandRecommendations(trx, orgId, brandId);
     const live = new Map((await liveFindings(trx, orgId, brandId)).map((r) => [r.finding_key, r]));
+    // A generation dated (--at) before a live recommendation was created would supersede it before
+    // it existed, or write older figures over it: superseded is final, so its history was lost.
+    const newest = Math.max(...[...live.values()].map((r) => new Date(r.created_at).getTime()));
+    if (at.getTime() < newest)
+      throw new GenerationBackdated(
+        `the brand has a recommendation created at ${new Date(newest).toISOString()}; a generation cannot be dated ${now}, before it`,
+      );
     const generation: Generation = { created: [], kept: [], superseded: [] };
     for (const f of found) {
       const existing = live.get(f.findingKey);
