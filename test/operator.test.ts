@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -253,6 +254,36 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, new RegExp(`^stdin:1: organization "${acme.id}" does not exist$`, 'm'));
     assert.equal(await countResponses(), before);
+  });
+
+  it('prints what a file names with its control characters escaped, not acted on by the terminal', async () => {
+    const hostile = '\u001b]0;pwned\u0007\u001b[2J';
+    const line = JSON.stringify({
+      prompt: hostile,
+      run: 'r',
+      model: 'chatgpt',
+      capturedAt: '2026-11-01T08:00:00Z',
+      answerText: 'x',
+    });
+    const result = cli(['runs', 'import', '-', '--org', 'acme'], line);
+    assert.equal(result.status, 1);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(result.stderr), JSON.stringify(result.stderr));
+    assert.match(result.stderr, /^stdin:1: prompt "\\u001b\]0;pwned\\u0007\\u001b\[2J" does not exist/m);
+  });
+
+  it('says in one line, without a stack, that its output was cut off', async () => {
+    const child = spawn(process.execPath, [MAIN, 'orgs', 'list'], {
+      env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl },
+    });
+    // The reader goes away before the command writes anything.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 1);
+    assert.equal(stderr, 'sightline: the output was cut off: what reads it closed it before the end\n');
   });
 
   it('refuses a line past 32 MiB by its length, without reading it into memory', async () => {

@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import manifest from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { isSqliteBusy } from '../db/sqlite/busy.ts';
-import { UsageError } from './errors.ts';
+import { terminalSafe, UsageError } from './errors.ts';
 import { COMMANDS, registerGroups } from './groups.ts';
 
 const program = new Command('sightline')
@@ -32,6 +32,15 @@ if (word !== undefined && !COMMANDS.has(word) && !helpAsked) {
   await registerGroups(program, COMMANDS.get(word ?? ''));
 }
 
+// A reader that closes stdout before the end (`| head -1`) fails the next write with EPIPE, which
+// Node raises as an uncaught error with its stack: said in one line instead. Output meant for a
+// script (a new key, on the last line) may be what was lost, so it is not a success.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.stderr.write('sightline: the output was cut off: what reads it closed it before the end\n');
+  process.exit(1);
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
@@ -50,6 +59,6 @@ try {
     : error instanceof Error
       ? error.message
       : String(error);
-  process.stderr.write(`sightline: ${message.split('\n')[0]}\n`);
+  process.stderr.write(`sightline: ${terminalSafe(message.split('\n')[0] ?? '')}\n`);
   process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
 }
