@@ -169,6 +169,13 @@ describe('operator set-up and import through the CLI', () => {
       escaped.stderr,
       'sightline: the description must not hold control characters (line breaks and tabs are fine)\n',
     );
+    // C1 controls (U+009B opens an escape sequence as ESC [ does) and the line separator too.
+    for (const name of ['Acme\u009b2J', 'Acme\u0085', 'Acme\u2028Inc']) {
+      const c1 = cli(['brands', 'create', '--org', 'acme', '--name', name]);
+      assert.equal(c1.status, 2, JSON.stringify(name));
+      assert.match(c1.stderr, /without control characters\.\n$/, JSON.stringify(name));
+      assert.ok(!/[\u0085\u009b\u2028]/.test(c1.stderr), `escaped: ${JSON.stringify(c1.stderr)}`);
+    }
     const noOrg = cli(['categories', 'create', '--org', 'nowhere', '--brand', '1', '--name', 'X']);
     assert.equal(noOrg.status, 1);
     assert.match(noOrg.stderr, /organization "nowhere" does not exist/);
@@ -267,7 +274,8 @@ describe('operator set-up and import through the CLI', () => {
     });
     const result = cli(['runs', 'import', '-', '--org', 'acme'], line);
     assert.equal(result.status, 1);
-    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(result.stderr), JSON.stringify(result.stderr));
+    const controls = [...result.stderr].filter((c) => c !== '\n' && (c < ' ' || c === '\u007f'));
+    assert.deepEqual(controls, [], JSON.stringify(result.stderr));
     assert.match(result.stderr, /^stdin:1: prompt "\\u001b\]0;pwned\\u0007\\u001b\[2J" does not exist/m);
   });
 

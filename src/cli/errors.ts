@@ -1,10 +1,9 @@
+import { isControl } from '../domain/catalog.ts';
+
 /** A command was called with arguments that cannot work: exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-
-// C0 and C1 control characters, DEL and the Unicode line and paragraph separators.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**
  * A message as a terminal may print it: a control character from the input it quotes (a run id
@@ -12,5 +11,10 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
  * file cannot retitle, clear or recolour the operator's terminal.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let safe = '';
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    safe += isControl(code) && c !== '\t' ? `\\u${code.toString(16).padStart(4, '0')}` : c;
+  }
+  return safe;
 }

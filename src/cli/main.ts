@@ -17,7 +17,9 @@ const program = new Command('sightline')
     writeErr: (text) => process.stderr.write(text),
     // A failure prints one line (docs/cli.md): commander's "(Did you mean …?)" joins its error's
     // line instead of starting one of its own. The commands inherit this from the program.
-    outputError: (text, write) => write(text.replace('\n(Did you mean', ' (Did you mean')),
+    // The argument it quotes is escaped like every message's input (terminalSafe).
+    outputError: (text, write) =>
+      write(`${terminalSafe(text.replace('\n(Did you mean', ' (Did you mean').trimEnd())}\n`),
   });
 
 const args = process.argv.slice(2);

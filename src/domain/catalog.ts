@@ -9,13 +9,21 @@ export class InvalidInput extends Error {
   override name = 'InvalidInput';
 }
 
-/** The code of the first control character (C0 or DEL) in `text`, or undefined. */
+/** The code of the first control character (`isControl`) in `text`, or undefined. */
 export function controlCharacter(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 32 || code === 127) return code;
+    if (isControl(code)) return code;
   }
   return undefined;
+}
+
+/**
+ * C0 and C1 control characters (U+009B opens an escape sequence as ESC [ does), DEL, and the line
+ * and paragraph separators, which end a line wherever it is shown.
+ */
+export function isControl(code: number): boolean {
+  return code < 32 || (code >= 127 && code <= 159) || code === 0x2028 || code === 0x2029;
 }
 
 /** A display name: trimmed, 1–200 characters, one line. */
