@@ -316,7 +316,8 @@ describe('reports', () => {
           'reportType=in_depth_report&type=executive_summary_v2',
           { non_field_errors: ['reportType and type are aliases: give one, or the same value.'] },
         ],
-        ['type=%00', { type: ['"\\u0000" has the wrong format.'] }],
+        // A NUL character is named as such, not as a format the value otherwise has.
+        ['type=%00', { type: ['Null characters are not allowed.'] }],
         ['reportType=', { reportType: ['"" has the wrong format.'] }],
         ['page=0', { page: ['Ensure this value is greater than or equal to 1.'] }],
         ['page_size=abc', { page_size: ['A valid integer is required.'] }],
