@@ -39,6 +39,7 @@ const concurrency = Number(process.env.TEST_CONCURRENCY || 3);
 const EMBEDDED_ONLY = new Set([
   'test/read-plans.test.ts',
   'test/bidi.test.ts',
+  'test/report-sections.test.ts',
   'test/reader-pool.test.ts',
   'test/sqlite-write-lock.test.ts',
   'test/cli-start.test.ts',

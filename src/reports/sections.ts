@@ -85,8 +85,23 @@ export function sentimentBlock(analytics: Analytics): Block {
 }
 
 /** Share-of-voice bars of the visible entities, longest bar = the largest share. */
+/**
+ * The first `limit` entries with their places, the brand's own always among them: in place of the
+ * last when it ranks lower (a brand eleventh of its category's names was left out of its own
+ * report's table and bars).
+ */
+function topWithBrand<T extends { isUserBrand: boolean }>(
+  entries: readonly T[],
+  limit: number,
+): { entry: T; place: number }[] {
+  const top = entries.slice(0, limit).map((entry, i) => ({ entry, place: i + 1 }));
+  const own = entries.findIndex((e) => e.isUserBrand);
+  if (limit > 0 && own >= limit) top[limit - 1] = { entry: entries[own] as T, place: own + 1 };
+  return top;
+}
+
 export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'Share of voice'): Block {
-  const entries = analytics.shareOfVoice.visible.slice(0, limit);
+  const entries = topWithBrand(analytics.shareOfVoice.visible, limit).map(({ entry }) => entry);
   const largest = Math.max(0, ...entries.map((e) => e.share ?? 0));
   // A bar has room for its figure only: the words for a change within the noise go under the bars.
   const steady = entries.flatMap((e) => {
@@ -125,16 +140,14 @@ export function competitorTable(analytics: Analytics, limit: number): Block {
       { label: 'Average rank', align: 'right', weight: 1.5 },
       { label: 'Score', align: 'right', weight: 1 },
     ],
-    rows: analytics.shareOfVoice.visible
-      .slice(0, limit)
-      .map((e, i) => [
-        { text: String(i + 1) },
-        { text: e.isUserBrand ? `${e.name} (you)` : e.name, strong: e.isUserBrand },
-        { text: f.percent(e.share), strong: e.isUserBrand },
-        { text: f.count(e.mentions) },
-        { text: f.rank(e.averageRank) },
-        { text: f.score(e.score) },
-      ]),
+    rows: topWithBrand(analytics.shareOfVoice.visible, limit).map(({ entry: e, place }) => [
+      { text: String(place) },
+      { text: e.isUserBrand ? `${e.name} (you)` : e.name, strong: e.isUserBrand },
+      { text: f.percent(e.share), strong: e.isUserBrand },
+      { text: f.count(e.mentions) },
+      { text: f.rank(e.averageRank) },
+      { text: f.score(e.score) },
+    ]),
     empty: 'No brand or competitor was mentioned in this window.',
   };
 }
