@@ -471,49 +471,32 @@ describe('/mcp as plain HTTP', () => {
 });
 
 describe('sightline mcp and its configuration', () => {
-  it('exits 2 with one line on stderr and nothing on stdout', () => {
-    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', SIGHTLINE_BASE_URL: baseUrl },
-      encoding: 'utf8',
-      input: '',
-    });
-    assert.equal(run.status, 2);
-    assert.equal(run.stdout, '');
-    assert.equal(
-      run.stderr,
-      'sightline: SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it\n',
-    );
-  });
-
-  it('refuses a base URL with a user name or password, without printing them', () => {
-    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        SIGHTLINE_API_KEY: demo.keys.acme,
-        SIGHTLINE_BASE_URL: 'http://ops:s3cret@127.0.0.1:8000',
-      },
-      encoding: 'utf8',
-      input: '',
-    });
-    assert.equal(run.status, 2);
-    assert.equal(run.stdout, '');
-    assert.equal(
-      run.stderr,
-      'sightline: SIGHTLINE_BASE_URL must not carry a user name or password (http://…@127.0.0.1:8000)\n',
-    );
-  });
-
-  it('refuses a key with characters no key has, as a configuration error', () => {
-    const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', SIGHTLINE_API_KEY: 'sl_live_abc…', SIGHTLINE_BASE_URL: baseUrl },
-      encoding: 'utf8',
-      input: '',
-    });
-    assert.equal(run.status, 2);
-    assert.equal(
-      run.stderr,
-      'sightline: SIGHTLINE_API_KEY has characters no key has (spaces, quotes or letters outside ASCII): copy it again\n',
-    );
+  it('exits 2 with one line on stderr and nothing on stdout on a configuration it cannot use', () => {
+    const cases: [Record<string, string>, string][] = [
+      [
+        { SIGHTLINE_BASE_URL: baseUrl },
+        'SIGHTLINE_API_KEY is not set: create a key with `sightline keys create` and export it',
+      ],
+      // The password is not printed back.
+      [
+        { SIGHTLINE_API_KEY: demo.keys.acme, SIGHTLINE_BASE_URL: 'http://ops:s3cret@127.0.0.1:8000' },
+        'SIGHTLINE_BASE_URL must not carry a user name or password (http://…@127.0.0.1:8000)',
+      ],
+      [
+        { SIGHTLINE_API_KEY: 'sl_live_abc…', SIGHTLINE_BASE_URL: baseUrl },
+        'SIGHTLINE_API_KEY has characters no key has (spaces, quotes or letters outside ASCII): copy it again',
+      ],
+    ];
+    for (const [env, message] of cases) {
+      const run = spawnSync(process.execPath, [MAIN, 'mcp'], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        encoding: 'utf8',
+        input: '',
+      });
+      assert.equal(run.status, 2, message);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, `sightline: ${message}\n`);
+    }
   });
 
   it('with no service at SIGHTLINE_BASE_URL, a tool call is a tool error that says so', async () => {
