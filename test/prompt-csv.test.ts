@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { it } from 'node:test';
 import { parsePromptCsv } from '../src/domain/prompt-csv.ts';
 
@@ -51,4 +52,26 @@ it('refuses a malformed quote, naming its line', () => {
   assert.deepEqual(parsePromptCsv('text\n"a" b\n').errors, [
     'line 2: text after a closing quote; wrap the whole field in quotes and double the quotes inside it ("")',
   ]);
+});
+
+it('reads a large file in memory of its own size: 20 MB under a 96 MiB heap', () => {
+  // Built a character at a time, each field was a chain of one-character strings until read: a
+  // 10 MB file ended in V8's out-of-memory crash under deploy.md's 192 MiB heap. The child builds
+  // 10,000 quoted fields of 2,000 characters (with a doubled quote and a line break in each) and
+  // says how many records it read and the length of the last text.
+  const script = `
+    import { parseCsv } from ${JSON.stringify(new URL('../src/domain/csv.ts', import.meta.url).href)};
+    const text = 'x'.repeat(996);
+    const row = (i) => '"' + text + '""\\n' + text + '",key-' + i + '\\r\\n';
+    const records = parseCsv('text,key\\r\\n' + Array.from({ length: 10000 }, (_, i) => row(i)).join(''));
+    const last = records.at(-1);
+    console.log(records.length, last.line, last.fields[0].length, last.fields[1]);
+  `;
+  const run = spawnSync(process.execPath, ['--max-old-space-size=96', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr.slice(0, 300));
+  // The header and 10,000 records; each record two lines, so the last starts on line 2 + 9,999 × 2;
+  // its text 996 + 1 (the doubled quote) + 1 (the line break) + 996 characters.
+  assert.equal(run.stdout, '10001 20000 1994 key-9999\n');
 });
