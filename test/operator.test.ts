@@ -403,6 +403,39 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(cli(['runs', 'publish', '99999']).status, 1);
   });
 
+  it("publishes by the import file's run id whatever it holds, refusing digits that name two runs", async () => {
+    const answer = (run: string, at: string) =>
+      JSON.stringify({
+        prompt: 'pm-free-plan',
+        run,
+        model: 'chatgpt',
+        capturedAt: at,
+        answerText: 'Linear.',
+      });
+    // One file run named by the digits of the first run's Sightline id, one with a space and a slash.
+    ok(
+      ['runs', 'import', '-', '--org', 'acme'],
+      `${answer(String(runId), '2026-11-02T08:00:00Z')}\n${answer('Nov 3 run/ü', '2026-11-03T08:00:00Z')}\n`,
+    );
+    const ambiguous = cli(['runs', 'publish', String(runId), '--org', 'acme']);
+    assert.equal(ambiguous.status, 2);
+    assert.match(
+      ambiguous.stderr,
+      new RegExp(
+        `^sightline: "${runId}" names run ${runId} by its id and run \\d+ by the import file's run id: add --external-id for the second\n$`,
+      ),
+    );
+    const byFile = ok(['runs', 'publish', String(runId), '--org', 'acme', '--external-id']);
+    assert.match(byFile, new RegExp(`^Published run (\\d+) \\(${runId}\\): the API shows it now\\.\n$`));
+    assert.notEqual(Number(/run (\d+)/.exec(byFile)?.[1]), runId);
+    assert.match(
+      ok(['runs', 'publish', 'Nov 3 run/ü', '--org', 'acme']),
+      /^Published run \d+ \(Nov 3 run\/ü\)/,
+    );
+    // Without --org digits are the Sightline id, as before.
+    assert.match(ok(['runs', 'publish', String(runId)]), /was already published/);
+  });
+
   it('lists the untracked names answers ranked, and retires one once it is added', () => {
     assert.match(
       ok(['competitors', 'candidates', '--org', 'acme', '--category', 'pm-tools']),

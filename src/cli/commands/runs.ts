@@ -9,13 +9,13 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { requireOrganization } from '../../db/catalog/refs.ts';
+import type { Db } from '../../db/connect.ts';
 import { findRunId, findRunOrganization } from '../../db/run-writes.ts';
-import type { Ref } from '../../domain/catalog.ts';
 import type { ImportProgress, ImportRejected, ImportSummary } from '../../ingest/import.ts';
 import { setRunPublished } from '../../ingest/runs.ts';
 import { afterRunPublished } from '../../recommendations/after-publish.ts';
 import { terminalSafe, UsageError } from '../errors.ts';
-import { parseLimit, parseRefOption } from '../operator.ts';
+import { parseLimit } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
 import { cannotRead, monitorLogger, print, withDatabase } from './support.ts';
 
@@ -109,21 +109,50 @@ function reportRejection(error: ImportRejected, file: string): void {
   if (hidden > 0) process.stderr.write(`… and ${hidden} more problem(s)\n`);
 }
 
-/** A run named by id, or by external id within --org. */
-async function publishCommand(ref: Ref, options: { org?: string }, publish: boolean): Promise<void> {
-  if (options.org === undefined && typeof ref === 'string')
-    throw new UsageError('a run named by its external id needs --org');
+interface PublishOptions {
+  org?: string;
+  externalId?: boolean;
+}
+
+/**
+ * The run `given` names: a Sightline run id (digits), or with --org the run id of the import file,
+ * which may be any text the file's `run` may be (digits too: `--external-id` says which is meant,
+ * and digits that name two different runs are refused rather than guessed).
+ */
+async function resolveRun(
+  db: Db,
+  given: string,
+  options: PublishOptions,
+): Promise<{ orgId: number; runId: number } | undefined> {
+  const digits = /^[0-9]+$/.test(given) && !options.externalId;
+  if (options.org === undefined) {
+    if (!digits) throw new UsageError('a run named by its external id needs --org');
+    const id = Number(given);
+    const orgId = Number.isSafeInteger(id) ? await findRunOrganization(db, id) : undefined;
+    return orgId === undefined ? undefined : { orgId, runId: id };
+  }
+  const orgId = (await requireOrganization(db, options.org)).id;
+  const external = given.length <= 128 ? await findRunId(db, orgId, given) : undefined;
+  if (!digits) return external === undefined ? undefined : { orgId, runId: external };
+  const id = Number(given);
+  const byId = Number.isSafeInteger(id) ? await findRunId(db, orgId, id) : undefined;
+  if (byId !== undefined && external !== undefined && byId !== external)
+    throw new UsageError(
+      `"${given}" names run ${byId} by its id and run ${external} by the import file's run id: add --external-id for the second`,
+    );
+  const runId = byId ?? external;
+  return runId === undefined ? undefined : { orgId, runId };
+}
+
+async function publishCommand(given: string, options: PublishOptions, publish: boolean): Promise<void> {
   const result = await withDatabase(async (db) => {
-    const orgId =
-      options.org === undefined
-        ? await findRunOrganization(db, ref as number)
-        : (await requireOrganization(db, options.org)).id;
-    const runId = orgId === undefined ? undefined : await findRunId(db, orgId, ref);
-    if (orgId === undefined || runId === undefined) {
+    const found = await resolveRun(db, given, options);
+    if (!found) {
       throw new Error(
-        `run ${JSON.stringify(ref)} does not exist${options.org ? ` in organization ${options.org}` : ''}`,
+        `run ${JSON.stringify(given)} does not exist${options.org ? ` in organization ${options.org}` : ''}`,
       );
     }
+    const { orgId, runId } = found;
     const now = new Date();
     const published = await setRunPublished(db, orgId, runId, publish ? now.toISOString() : null);
     if (publish && published.changed) {
@@ -203,8 +232,9 @@ export function register(program: Command): void {
           ? 'Publish a completed run: the API shows it.'
           : 'Unpublish a run: the API answers 404 for it.',
       )
-      .argument('<run>', 'run id, or external id with --org', parseRefOption)
-      .option('--org <slug>', 'organization (required for an external id)')
-      .action((ref: Ref, options: { org?: string }) => publishCommand(ref, options, publish));
+      .argument('<run>', "run id, or the import file's run id with --org")
+      .option('--org <slug>', "organization (required for the import file's run id)")
+      .option('--external-id', "<run> is the import file's run id, digits or not")
+      .action((given: string, options: PublishOptions) => publishCommand(given, options, publish));
   }
 }
