@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ndjsonLines, OverlongLine } from '../src/ingest/ndjson.ts';
+import { NotUtf8Line, ndjsonLines, OverlongLine } from '../src/ingest/ndjson.ts';
 
 // The answers file's lines from its bytes, however the bytes arrive in chunks.
 
@@ -9,9 +9,9 @@ async function linesOf(chunks: (string | Buffer)[], maxBytes?: number) {
   async function* input() {
     for (const c of chunks) yield typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
   }
-  const out: (string | number)[] = [];
+  const out: (string | number | null)[] = [];
   for await (const line of ndjsonLines(input(), maxBytes))
-    out.push(line instanceof OverlongLine ? line.bytes : line);
+    out.push(line instanceof OverlongLine ? line.bytes : line instanceof NotUtf8Line ? null : line);
   return out;
 }
 
@@ -24,6 +24,12 @@ describe('an answers file read line by line', () => {
     assert.deepEqual(await linesOf(['a\n\nb\n']), ['a', '', 'b']);
     assert.deepEqual(await linesOf(['a\r\n\r\n']), ['a', '']);
     assert.deepEqual(await linesOf([]), []);
+  });
+
+  it('marks a line whose bytes are not UTF-8 (null here), and only that line', async () => {
+    // "café" in Windows-1252: é is the single byte 0xE9, which UTF-8 never has alone.
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+    assert.deepEqual(await linesOf(['ok\n', latin1, '\nstill ok']), ['ok', null, 'still ok']);
   });
 
   it('decodes a character whose bytes are split between chunks', async () => {

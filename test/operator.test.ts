@@ -28,7 +28,7 @@ describe('operator set-up and import through the CLI', () => {
   let key: string;
   let runId: number;
 
-  const cli = (args: string[], input?: string): Result => {
+  const cli = (args: string[], input?: string | Buffer): Result => {
     const result = spawnSync(process.execPath, [MAIN, ...args], {
       env: { ...process.env, DATABASE_URL: ctx.config.databaseUrl },
       input,
@@ -277,6 +277,27 @@ describe('operator set-up and import through the CLI', () => {
     const controls = [...result.stderr].filter((c) => c !== '\n' && (c < ' ' || c === '\u007f'));
     assert.deepEqual(controls, [], JSON.stringify(result.stderr));
     assert.match(result.stderr, /^stdin:1: prompt "\\u001b\]0;pwned\\u0007\\u001b\[2J" does not exist/m);
+  });
+
+  it('refuses text that is not UTF-8 (a Windows-1252 export), naming it, instead of storing U+FFFD', async () => {
+    const before = await countResponses();
+    const line = Buffer.from(
+      '{"prompt":"pm-free-plan","run":"latin1","model":"chatgpt","capturedAt":"2026-11-01T08:00:00Z","answerText":"caf\u00e9"}',
+      'latin1',
+    );
+    const answers = cli(['runs', 'import', '-', '--org', 'acme'], line);
+    assert.equal(answers.status, 1);
+    assert.match(answers.stderr, /^stdin:1: not UTF-8 text: save the file as UTF-8$/m);
+    assert.equal(await countResponses(), before);
+    const prompts = cli(
+      ['prompts', 'import', '-', '--org', 'acme', '--category', 'pm-tools'],
+      Buffer.from('text\nBest caf\u00e9 tool?\n', 'latin1'),
+    );
+    assert.equal(prompts.status, 1);
+    assert.equal(
+      prompts.stderr,
+      'sightline: the input is not UTF-8 text: save it as UTF-8 (a spreadsheet\'s "CSV UTF-8")\n',
+    );
   });
 
   it('says in one line, without a stack, that its output was cut off', async () => {

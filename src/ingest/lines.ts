@@ -3,7 +3,7 @@ import { describeRef } from '../db/catalog/refs.ts';
 import { type AnswerLine, normalizeAnswerLine } from '../domain/answer-line.ts';
 import type { Ref } from '../domain/catalog.ts';
 import type { Lookups } from './lookups.ts';
-import { MAX_LINE_BYTES, OverlongLine } from './ndjson.ts';
+import { MAX_LINE_BYTES, NotUtf8Line, OverlongLine } from './ndjson.ts';
 
 // Reading an import's input and resolving each line: parsed, checked on its own, and what it names
 // looked up inside its organization. Both passes of the import go through here.
@@ -25,6 +25,10 @@ export async function* readLines(source: AnswerSource): AsyncGenerator<{ line: n
           error: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (${item.bytes.toLocaleString('en-US')} bytes): no answer line is; is the file NDJSON, one answer a line?`,
         },
       };
+      continue;
+    }
+    if (item instanceof NotUtf8Line) {
+      yield { line, parsed: { error: 'not UTF-8 text: save the file as UTF-8' } };
       continue;
     }
     if (typeof item !== 'string') {

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 // The lines of an answers file, read from its bytes with a bound on each: a line is decoded only
 // once it is whole, and one longer than MAX_LINE_BYTES is not kept at all (its bytes are counted
 // and dropped) but reported as such. Without the bound a 600 MB line (a file missing its line
@@ -9,6 +11,12 @@
  * characters at most, ~14 MB as JSON were every one of them escaped as \uXXXX).
  */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A line whose bytes are not UTF-8 (a Windows-1252 export's "café"), in place of its text:
+ * decoded anyway, each bad byte would be stored as U+FFFD without a word.
+ */
+export class NotUtf8Line {}
 
 /** A line longer than the bound, in place of its text. */
 export class OverlongLine {
@@ -28,7 +36,7 @@ const CR = 13;
 export async function* ndjsonLines(
   input: AsyncIterable<Buffer>,
   maxBytes = MAX_LINE_BYTES,
-): AsyncGenerator<string | OverlongLine> {
+): AsyncGenerator<string | OverlongLine | NotUtf8Line> {
   let parts: Buffer[] = [];
   let size = 0;
   let overlong = false;
@@ -42,8 +50,14 @@ export async function* ndjsonLines(
       parts = [];
     } else if (piece.length > 0) parts.push(piece);
   };
-  const finish = (): string | OverlongLine => {
-    const line = overlong ? new OverlongLine(size) : Buffer.concat(parts, size).toString('utf8');
+  const finish = (): string | OverlongLine | NotUtf8Line => {
+    const bytes = overlong ? undefined : Buffer.concat(parts, size);
+    const line =
+      bytes === undefined
+        ? new OverlongLine(size)
+        : isUtf8(bytes)
+          ? bytes.toString('utf8')
+          : new NotUtf8Line();
     parts = [];
     size = 0;
     overlong = false;

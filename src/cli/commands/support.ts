@@ -218,10 +218,24 @@ export async function readTextFile(file: string): Promise<string> {
     },
   );
   if (size > MAX_TEXT_INPUT_BYTES) throw tooLarge(file, `${size.toLocaleString('en-US')} bytes`);
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw cannotRead(file, error);
+  }
+  return utf8Text(bytes, file);
+}
+
+/**
+ * UTF-8 text, a leading byte-order mark dropped; bytes that are not UTF-8 (a Windows-1252 export)
+ * are refused, not stored as U+FFFD.
+ */
+function utf8Text(bytes: Buffer, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${what} is not UTF-8 text: save it as UTF-8 (a spreadsheet's "CSV UTF-8")`);
   }
 }
 
@@ -236,8 +250,7 @@ export async function readStdin(hint: string): Promise<string> {
       throw tooLarge('the input', `${bytes.toLocaleString('en-US')} bytes so far`);
     chunks.push(chunk);
   }
-  // As stream/consumers' text() did: UTF-8, a leading byte-order mark dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+  return utf8Text(Buffer.concat(chunks, bytes), 'the input');
 }
 
 /**
