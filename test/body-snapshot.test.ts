@@ -16,8 +16,10 @@ import { PINNED_DEMO_NOW } from './support/templates.ts';
 // ("1 citation of 1 domain"): report 8's PDF, an in-depth report, alone; and again when measuring
 // a line of PDF text stopped writing a fill colour each time (pdfkit writes one per call), and
 // once more when measuring a paragraph's height stopped too: the same PDF's bytes, its pages
-// drawn pixel for pixel the same each time. Regenerate only for a deliberate
-// change of output:
+// drawn pixel for pixel the same each time; and when a report stopped listing prompt changes whose
+// latest run ended after its window (report 8, generated on 2026-02-22 over the 30 days before,
+// had listed changes from later demo runs: its evidenceRefsCount 96 → 90, its PDF shorter).
+// Regenerate only for a deliberate change of output:
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 
 const SNAPSHOT = new URL('./fixtures/body-snapshot.json', import.meta.url);

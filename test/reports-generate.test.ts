@@ -431,6 +431,15 @@ describe('report generation: documents and figures', () => {
     assert.equal(body.isBranded, false);
   });
 
+  it('lists only the prompt changes whose latest run ended before a past window ends', async () => {
+    // 2026-03-02 to 2026-03-10 holds R4 (p3: R2 → R4, Perplexity started mentioning Brightdesk);
+    // p1's and p2's latest run is R5 (2026-03-15), after it: their R3 → R5 changes are later news.
+    const r = await render('in_depth_report', { range: 'custom', start: '2026-03-02', end: '2026-03-10' });
+    const items = allItems(r);
+    assert.ok(items.includes('Perplexity started mentioning Brightdesk'));
+    assert.ok(!items.includes('Rank 2 → 1 (improved)'), 'R5 is after the window');
+  });
+
   it('renders a brand without any data as empty states, not as zeros or a failure', async () => {
     const r = await render('executive_summary_v2', { brandId: fx.emptyBrandId });
     const items = allItems(r);

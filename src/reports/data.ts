@@ -73,7 +73,10 @@ export interface ReportRequestScope {
 export interface ReportNeeds {
   /** Figures per category (brand-wide reports only). */
   categories: boolean;
-  /** Change feeds of every eligible prompt, only those whose latest run is in the window, or none. */
+  /**
+   * Change feeds of every eligible prompt whose latest run ended before the window's end ('all'),
+   * only those whose latest run is in the window, or none.
+   */
   promptChanges: 'all' | 'window' | 'none';
 }
 
@@ -161,6 +164,9 @@ export async function gatherReportData(db: Db, request: ReportRequestScope): Pro
   ]);
   const { start, end } = scope.analytics.window;
   const inWindow = (at: string | null) => at !== null && at >= start && at < end;
+  // A prompt's change is between its latest two scored runs as of now: one whose latest run ended
+  // after the window (a report on a past window) is news from later, not of that window.
+  const byEnd = (at: string | null) => at === null || at < end;
   return {
     generatedAt: scope.analytics.window.asOf,
     organization: { name: organization.name, timezone: organization.timezone },
@@ -168,7 +174,9 @@ export async function gatherReportData(db: Db, request: ReportRequestScope): Pro
     category,
     scope,
     categories,
-    promptChanges: needs.promptChanges === 'window' ? feeds.filter((f) => inWindow(f.latestRunAt)) : feeds,
+    promptChanges: feeds.filter((f) =>
+      needs.promptChanges === 'window' ? inWindow(f.latestRunAt) : byEnd(f.latestRunAt),
+    ),
     recommendations,
   };
 }
