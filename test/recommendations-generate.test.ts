@@ -624,6 +624,30 @@ describe('after a run is published', () => {
     assert.deepEqual((await afterRunPublished(db, scope, LATER, engine, memoryLog()))?.drafted, []);
   });
 
+  it('drafts a kept recommendation that has no artifact, and replaces its template once an engine drafts', async () => {
+    const s = await gapBrand();
+    // A generation killed after its commit and before its drafting: the recommendation, no artifact.
+    const generation = await generate(s);
+    const [gap] = await ofType(s, 'content_gap');
+    const brief = artifactId(gap?.id ?? '', 'content_brief');
+    const scope = { orgId, brandId: s.b.brandId, runId: 1 };
+    // The next publication, without an engine: the kept recommendation gets the template.
+    const first = await afterRunPublished(db, scope, LATER, null, memoryLog());
+    assert.deepEqual(first?.generation.kept, [generation.created[0]?.id]);
+    assert.deepEqual(
+      first?.drafted.map((d) => [d.artifactId, d.action, d.generatedByModel]),
+      [[brief, 'created', '']],
+    );
+    // With an engine, the next one replaces the template with the engine's draft; then nothing.
+    const engine = simulated();
+    const second = await afterRunPublished(db, scope, LATER, engine, memoryLog());
+    assert.deepEqual(
+      second?.drafted.map((d) => [d.artifactId, d.action, d.generatedByModel]),
+      [[brief, 'updated', 'simulated']],
+    );
+    assert.deepEqual((await afterRunPublished(db, scope, LATER, engine, memoryLog()))?.drafted, []);
+  });
+
   it('a monitoring run that publishes itself regenerates the brand’s recommendations', async () => {
     const brand = await monitoredBrand(db, orgId, 2);
     const test = askDeps(db, {});

@@ -13,7 +13,7 @@ import { reviewArtifact } from '../db/recommendation-artifacts.ts';
 import { deleteRecommendation, liveFindings } from '../db/recommendations.ts';
 import { ARTIFACT_TYPE } from '../domain/artifact-drafts.ts';
 import { createEngines, type Engine } from '../monitoring/engines/index.ts';
-import { artifactId, draftCreated } from '../recommendations/artifacts.ts';
+import { artifactId, draftGeneration } from '../recommendations/artifacts.ts';
 import { generateRecommendations } from '../recommendations/generate.ts';
 import { type Action, changeStatus } from '../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../recommendations/outcomes.ts';
@@ -118,7 +118,7 @@ export async function writeRecommendations(
       const generation = await generateRecommendations(db, { orgId: brand.orgId, brandId: brand.id }, at, {
         newId: () => stream.uuid(),
       });
-      await draftCreated(db, generation, drafter, at);
+      await draftGeneration(db, brand.orgId, generation, drafter, at);
       for (const a of ACTS.filter((x) => x.generation === index)) {
         await act(db, brand, a, new Date(at.getTime() + a.daysAfter * DAY_MS), stream);
       }

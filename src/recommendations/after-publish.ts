@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
 import type { Engine } from '../monitoring/engines/index.ts';
-import { type DraftOutcome, draftCreated } from './artifacts.ts';
+import { type DraftOutcome, draftGeneration } from './artifacts.ts';
 import { type Generation, generateRecommendations } from './generate.ts';
 import { type MeasuredOutcome, measureOutcomes } from './outcomes.ts';
 
@@ -21,7 +21,7 @@ export async function afterRunPublished(
 ): Promise<{ generation: Generation; drafted: DraftOutcome[]; measured: MeasuredOutcome[] } | null> {
   try {
     const generation = await generateRecommendations(db, scope, at);
-    const drafted = await draftCreated(db, generation, drafter, at, log);
+    const drafted = await draftGeneration(db, scope.orgId, generation, drafter, at, log);
     const measured = await measureOutcomes(db, { orgId: scope.orgId, at });
     log.info(
       {

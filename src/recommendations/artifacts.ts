@@ -16,6 +16,7 @@ import {
   insertDraft,
   replaceDraft,
 } from '../db/recommendation-artifacts.ts';
+import { findRecommendation } from '../db/recommendations.ts';
 import type { RecommendationsTable } from '../db/types.ts';
 import {
   ARTIFACT_TYPE,
@@ -265,12 +266,15 @@ export async function draftArtifacts(
 }
 
 /**
- * The artifacts of a generation's new recommendations, one after the other (an engine's limits
- * pace them): those it kept have theirs already, and only content gaps and outreach get one.
+ * The artifacts of a generation's recommendations, one after the other (an engine's limits pace
+ * them; only content gaps and outreach get one): the new ones', and the kept ones' that have none
+ * (a generation killed while it drafted left them so) or only a template an engine can now replace.
+ * A kept recommendation with an engine's draft is only read.
  */
-export async function draftCreated(
+export async function draftGeneration(
   db: Db,
-  generation: Pick<Generation, 'created'>,
+  orgId: number,
+  generation: Pick<Generation, 'created' | 'kept'>,
   engine: Engine | null,
   at: Date,
   log?: MonitorLog,
@@ -278,6 +282,12 @@ export async function draftCreated(
   const drafted: DraftOutcome[] = [];
   for (const recommendation of generation.created) {
     drafted.push(...(await draftArtifacts(db, recommendation, engine, at, { log })));
+  }
+  for (const id of generation.kept) {
+    const recommendation = await findRecommendation(db, orgId, id);
+    if (!recommendation) continue;
+    const outcomes = await draftArtifacts(db, recommendation, engine, at, { log });
+    drafted.push(...outcomes.filter((o) => o.action !== 'kept'));
   }
   return drafted;
 }

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config.ts';
 import { requireBrand, requireOrganization } from '../../db/catalog/refs.ts';
 import { recommendationsPage } from '../../db/recommendations.ts';
 import { hasStrayControl, type Ref } from '../../domain/catalog.ts';
-import { draftCreated } from '../../recommendations/artifacts.ts';
+import { draftGeneration } from '../../recommendations/artifacts.ts';
 import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
@@ -76,8 +76,8 @@ export function register(program: Command): void {
           const at = options.at ?? new Date();
           const generated = await generateRecommendations(db, { orgId: org.id, brandId: brand.id }, at);
           // Generated first, then drafted: a draft that fails leaves the recommendations, and
-          // `recommendations draft ID` (or the next generation's new findings) carries on.
-          await draftCreated(db, generated, drafter, at, log);
+          // `recommendations draft ID` (or the next generation) carries on.
+          await draftGeneration(db, org.id, generated, drafter, at, log);
           return generated;
         },
         paidWrites(),
