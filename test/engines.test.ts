@@ -286,6 +286,17 @@ describe('failure is normal', () => {
     assert.equal(result.estimatedCostUsd, null);
   });
 
+  it('retries a lost connection with every vendor, then ends in error saying so', async () => {
+    for (const name of VENDOR_NAMES) {
+      reset();
+      fakes[name].fallback = { kind: 'reset' };
+      const result = await ask(engines().get(name));
+      assert.equal(result.outcome, 'error', name);
+      assert.equal(result.error, 'connection to the vendor failed', name);
+      assert.equal(fakes[name].requests.length, 3, `${name}: SIGHTLINE_ENGINE_MAX_ATTEMPTS=3`);
+    }
+  });
+
   it('retries a malformed JSON body, and reports it when it persists', async () => {
     reset();
     fakes.chatgpt.script({ kind: 'malformed' });

@@ -18,6 +18,8 @@ export type Behaviour =
   | { kind: 'status'; status: number; headers?: Record<string, string> }
   /** Accepts the request and never answers. */
   | { kind: 'hang' }
+  /** Drops the connection without an answer (a reset, a proxy gone). */
+  | { kind: 'reset' }
   /** Accepts the request and answers when `release()` is called (if the client is still there). */
   | { kind: 'hold' }
   | { kind: 'malformed' };
@@ -569,6 +571,9 @@ export async function startFakeVendor(
     const behaviour = queue.shift() ?? fake.fallback;
     switch (behaviour.kind) {
       case 'hang':
+        return;
+      case 'reset':
+        req.socket.destroy();
         return;
       case 'hold':
         held.push(() => send(res, 200, spec.reply('answer', exchange, options.model)));

@@ -109,11 +109,15 @@ export function describeFailure(error: unknown, timeoutMs: number): Failure {
 }
 
 // The OpenAI and Anthropic SDKs wrap network failures in APIConnectionError (status undefined);
-// Gemini's lets fetch's TypeError through.
+// Gemini's lets fetch's TypeError through. OpenAI's keeps `name` "Error" (6.x), so the class is
+// known by its constructor's name too: by `name` alone a lost connection to ChatGPT, Perplexity
+// or an OpenAI-compatible endpoint was an "unexpected failure", never retried.
+const CONNECTION_ERRORS = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
+
 function isConnectionError(error: Error): boolean {
   return (
-    error.name === 'APIConnectionError' ||
-    error.name === 'APIConnectionTimeoutError' ||
+    CONNECTION_ERRORS.has(error.name) ||
+    CONNECTION_ERRORS.has(error.constructor.name) ||
     (error instanceof TypeError && /fetch failed|network|socket/i.test(error.message))
   );
 }
