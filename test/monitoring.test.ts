@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { Registry } from 'prom-client';
 import { findBrandMonitoring, findMonitorRun, setOrgMonitoring } from '../src/db/monitoring.ts';
 import { importAnswers } from '../src/ingest/import.ts';
@@ -325,6 +326,53 @@ describe('a monitoring run', () => {
     );
     assert.equal(fakes.chatgpt.requests.length, 1);
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+  });
+
+  it('takes again an ask whose answer failed to store, up to its attempts, and finishes the run', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(1);
+    // The database refuses every answered response (as a full disk or a lost connection would
+    // fail the store); the error row of an exhausted ask still goes in.
+    const db = ctx.dbs.primary;
+    if (ctx.dbs.dialect === 'postgres') {
+      await sql`create function refuse_answer() returns trigger language plpgsql
+        as ${sql.raw(`$$ begin raise exception 'disk full'; end $$`)}`.execute(db);
+      await sql`create trigger refuse_answer before insert on responses
+        for each row when (new.outcome = 'ok') execute function refuse_answer()`.execute(db);
+    } else {
+      await sql`create trigger refuse_answer before insert on responses
+        when new.outcome = 'ok' begin select raise(abort, 'disk full'); end`.execute(db);
+    }
+    try {
+      // A lease of 300 ms: a released ask is taken again once it runs out.
+      const deps = askDeps(db, fakes.env, { leaseMs: 300 });
+      const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1, concurrency: 1 });
+      await work;
+      const [ask] = await db
+        .selectFrom('run_asks')
+        .select(['state', 'attempts', 'outcome', 'error'])
+        .where('run_id', '=', run.runId)
+        .execute();
+      assert.deepEqual(
+        { ...ask, attempts: Number(ask?.attempts) },
+        {
+          state: 'done',
+          attempts: 4,
+          outcome: 'error',
+          error: 'taken 3 times without its answer being stored; not asked again',
+        },
+      );
+      // Asked on each of its three takes; the fourth finds it exhausted.
+      assert.equal(fakes.chatgpt.requests.length, 3);
+      assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_failed').length, 3);
+      assert.equal((await findMonitorRun(db, run.runId))?.status, 'completed');
+    } finally {
+      await sql`drop trigger refuse_answer${sql.raw(ctx.dbs.dialect === 'postgres' ? ' on responses' : '')}`.execute(
+        db,
+      );
+      if (ctx.dbs.dialect === 'postgres') await sql`drop function refuse_answer()`.execute(db);
+    }
   });
 
   it('ends an ask taken three times without a stored answer as an error, without asking again', {

@@ -449,6 +449,20 @@ export async function countAsk(
 }
 
 /** Extends the leases `owner` holds on the asks it is still asking. */
+/**
+ * Lets go of an ask this worker failed on: its lease is no longer renewed, so it runs out and the
+ * ask is taken again (up to its attempts), as a dead worker's would be.
+ */
+export async function releaseLease(db: Db, askId: number, owner: string): Promise<void> {
+  await db
+    .updateTable('run_asks')
+    .set({ lease_owner: null })
+    .where('id', '=', askId)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'asking')
+    .execute();
+}
+
 export async function renewLeases(db: Db, owner: string, leaseUntil: string): Promise<void> {
   await db
     .updateTable('run_asks')

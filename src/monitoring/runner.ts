@@ -2,7 +2,7 @@
 // `sightline monitor run` and by the worker on the embedded database. The claims are the
 // database's (asks.ts), so any number of these can work on the same runs, in one process or many.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claimableAskIds, renewLeases } from '../db/monitoring.ts';
+import { claimableAskIds, releaseLease, renewLeases } from '../db/monitoring.ts';
 import { type AskDeps, executeAsk } from './asks.ts';
 
 export interface RunnerOptions {
@@ -39,11 +39,18 @@ export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<vo
   const start = (askId: number) => {
     const work = executeAsk(deps, askId)
       .then(() => undefined)
-      .catch((error: unknown) => {
-        // The ask stays claimed; its lease runs out and it is asked again.
+      .catch(async (error: unknown) => {
         deps.log.error(
           { event: 'ask_failed', askId, err: error instanceof Error ? error.message : String(error) },
           `ask ${askId} failed before its answer was stored; it will be retried when its lease expires`,
+        );
+        // Left claimed by this live worker, the heartbeat would renew its lease for as long as the
+        // worker lives: never retried, its run never finished (`monitor run` waited for good).
+        await releaseLease(deps.db, askId, deps.owner).catch((release: unknown) =>
+          deps.log.error(
+            { event: 'lease_release_failed', askId, err: String(release) },
+            `could not let go of ask ${askId}; it is retried once this worker stops`,
+          ),
         );
       })
       .finally(() => inFlight.delete(askId));
