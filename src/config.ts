@@ -216,7 +216,8 @@ function engineConfig(env: NodeJS.ProcessEnv, name: EngineName): EngineConfig {
     ),
     timeoutMs: integer(env, `${prefix}_TIMEOUT_MS`, defaults.limits.timeoutMs, 100, 3_600_000),
   };
-  const apiKey = (defaults.keyVar && env[defaults.keyVar]) || undefined;
+  // A key of spaces (an empty value quoted in a .env file) is no key: the engine is not configured.
+  const apiKey = (defaults.keyVar && env[defaults.keyVar]?.trim()) || undefined;
   const baseUrl = defaults.baseUrlVar ? httpUrl(env, defaults.baseUrlVar) : undefined;
   const model = (defaults.modelVar && env[defaults.modelVar]?.trim()) || defaults.model;
   if (name === 'simulated') {

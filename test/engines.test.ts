@@ -371,6 +371,9 @@ describe('configuration', () => {
     );
     assert.equal(config.engines.simulated.configured, true);
     assert.deepEqual([...createEngines(config).keys()], ['simulated']);
+    // A key of spaces is no key.
+    const blank = loadConfig({ OPENAI_API_KEY: '  ', ANTHROPIC_API_KEY: 'sk-ant-x' }).engines;
+    assert.deepEqual([blank.engines.chatgpt.configured, blank.engines.claude.configured], [false, true]);
   });
 
   it('reads models and limits per engine, with defaults', () => {
