@@ -448,7 +448,6 @@ export async function countAsk(
   return (await counted.executeTakeFirst()).numUpdatedRows > 0n;
 }
 
-/** Extends the leases `owner` holds on the asks it is still asking. */
 /**
  * Lets go of an ask this worker failed on: its lease is no longer renewed, so it runs out and the
  * ask is taken again (up to its attempts), as a dead worker's would be.
@@ -463,6 +462,7 @@ export async function releaseLease(db: Db, askId: number, owner: string): Promis
     .execute();
 }
 
+/** Extends the leases `owner` holds on the asks it is still asking. */
 export async function renewLeases(db: Db, owner: string, leaseUntil: string): Promise<void> {
   await db
     .updateTable('run_asks')

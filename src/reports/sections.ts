@@ -84,7 +84,6 @@ export function sentimentBlock(analytics: Analytics): Block {
   };
 }
 
-/** Share-of-voice bars of the visible entities, longest bar = the largest share. */
 /**
  * The first `limit` entries with their places, the brand's own always among them: in place of the
  * last when it ranks lower (a brand eleventh of its category's names was left out of its own
@@ -100,6 +99,7 @@ function topWithBrand<T extends { isUserBrand: boolean }>(
   return top;
 }
 
+/** Share-of-voice bars of the visible entities, longest bar = the largest share. */
 export function shareOfVoiceBars(analytics: Analytics, limit: number, title = 'Share of voice'): Block {
   const entries = topWithBrand(analytics.shareOfVoice.visible, limit).map(({ entry }) => entry);
   const largest = Math.max(0, ...entries.map((e) => e.share ?? 0));

@@ -88,13 +88,13 @@ export class Transport {
       const timer = setTimeout(() => deadline.abort(), this.#requestTimeoutMs);
       const response = await this.#fetch(url, { headers, signal: deadline.signal })
         .catch((error: unknown) => {
-          // A caller's abort stays what it is; anything else thrown before an answer is the network.
           if (deadline.signal.aborted) {
             throw new SightlineConnectionError(
               url,
               new Error(`no answer within ${this.#requestTimeoutMs} ms`),
             );
           }
+          // A caller's abort stays what it is; anything else thrown before an answer is the network.
           if (error instanceof Error && error.name === 'AbortError') throw error;
           throw new SightlineConnectionError(url, error);
         })
