@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { type NotUtf8Line, ndjsonLines, type OverlongLine } from './ndjson.ts';
+import { type NdjsonLine, ndjsonLines } from './ndjson.ts';
 
 // An answers file is read twice, its lines checked and then written (ingest/import.ts). Opened by
 // its path each time, a file that grew, was rewritten or was replaced (`mv`) between the two had
@@ -27,7 +27,7 @@ async function* hashed(chunks: AsyncIterable<Buffer> | Iterable<Buffer>, hash: H
  */
 export async function withAnswersFile<T>(
   path: string,
-  use: (lines: () => AsyncIterable<string | OverlongLine | NotUtf8Line>) => Promise<T>,
+  use: (lines: () => AsyncIterable<NdjsonLine>) => Promise<T>,
 ): Promise<T> {
   const handle = await open(path, 'r');
   try {

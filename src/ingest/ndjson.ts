@@ -26,6 +26,9 @@ export class OverlongLine {
   }
 }
 
+/** A line of the file: its text, or what stands in place of a text that cannot be read. */
+export type NdjsonLine = string | OverlongLine | NotUtf8Line;
+
 const LF = 10;
 const CR = 13;
 
@@ -36,7 +39,7 @@ const CR = 13;
 export async function* ndjsonLines(
   input: AsyncIterable<Buffer>,
   maxBytes = MAX_LINE_BYTES,
-): AsyncGenerator<string | OverlongLine | NotUtf8Line> {
+): AsyncGenerator<NdjsonLine> {
   let parts: Buffer[] = [];
   let size = 0;
   let overlong = false;
@@ -50,7 +53,7 @@ export async function* ndjsonLines(
       parts = [];
     } else if (piece.length > 0) parts.push(piece);
   };
-  const finish = (): string | OverlongLine | NotUtf8Line => {
+  const finish = (): NdjsonLine => {
     const bytes = overlong ? undefined : Buffer.concat(parts, size);
     const line =
       bytes === undefined
