@@ -334,6 +334,23 @@ export function createMcpServer(sl: Sightline): McpServer {
       }),
   );
 
+  /** A category's prompts, every page, as list_prompts shows them. */
+  const promptsOf = async (categoryId: string, includeArchived: boolean) => {
+    const prompts = [];
+    for await (const p of sl.categories.prompts(categoryId, { archived: includeArchived, page_size: 100 })) {
+      prompts.push({
+        id: p.id,
+        text: p.text,
+        isMonitored: p.isMonitored,
+        latestScore: p.hasScoreData ? p.latestScore : null,
+        previousScore: p.hasScoreData ? p.previousScore : null,
+        lastRunId: p.lastRunId,
+        lastRunAt: p.lastRunAt,
+      });
+    }
+    return prompts;
+  };
+
   server.registerTool(
     'list_prompts',
     {
@@ -369,30 +386,12 @@ export function createMcpServer(sl: Sightline): McpServer {
         // categories would spend the minute's quota, and every retry with it.
         const categories = [];
         for (const [index, category] of chosen.entries()) {
-          let prompts = null;
-          if (index < EXPANDED_CATEGORIES) {
-            prompts = [];
-            for await (const p of sl.categories.prompts(category.id, {
-              archived: includeArchived,
-              page_size: 100,
-            })) {
-              prompts.push({
-                id: p.id,
-                text: p.text,
-                isMonitored: p.isMonitored,
-                latestScore: p.hasScoreData ? p.latestScore : null,
-                previousScore: p.hasScoreData ? p.previousScore : null,
-                lastRunId: p.lastRunId,
-                lastRunAt: p.lastRunAt,
-              });
-            }
-          }
           categories.push({
             id: category.id,
             name: category.name,
             isArchived: category.isArchived,
             promptCount: category.promptCount,
-            prompts,
+            prompts: index < EXPANDED_CATEGORIES ? await promptsOf(category.id, includeArchived) : null,
           });
         }
         return {
