@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { findBrandMonitoring } from '../src/db/monitoring.ts';
+import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
+import { planRuns } from '../src/monitoring/plan.ts';
 import { runCli } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
@@ -23,6 +24,8 @@ before(async () => {
 after(() => ctx.close());
 
 const cli = (...args: string[]) => runCli(ctx.config.databaseUrl, ...args);
+const askSimulated = (org: string, brandId: number) =>
+  cli('monitor', 'run', '--org', org, '--brand', String(brandId), '--engines', 'simulated');
 
 describe('sightline brands update (monitoring flags) and monitor settings', () => {
   it('sets a daily schedule at a time of day in the organization time zone', async () => {
@@ -190,6 +193,65 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
     assert.equal(run.status, 2);
     assert.match(run.stderr, /has no engines to ask/);
     assert.equal((await ctx.dbs.primary.selectFrom('runs').select('id').execute()).length, 0);
+  });
+
+  it('refuses to ask a paused brand, and asks nothing', async () => {
+    const orgId = await insertOrg(ctx.dbs.primary, 'delta');
+    const paused = await monitoredBrand(ctx.dbs.primary, orgId, 1);
+    await ctx.dbs.primary
+      .updateTable('brands')
+      .set({ status: 'paused' })
+      .where('id', '=', paused.brandId)
+      .execute();
+    const run = await askSimulated('delta', paused.brandId);
+    assert.equal(run.status, 1);
+    assert.equal(
+      run.stderr,
+      `sightline: brand ${paused.brandId} is paused: only active brands are asked (sightline brands update ${paused.brandId} --org delta --status active)\n`,
+    );
+    const runs = await ctx.dbs.primary.selectFrom('runs').select('id').where('org_id', '=', orgId).execute();
+    assert.equal(runs.length, 0);
+  });
+
+  it('refuses to resume a run with asks for an engine it has no key for, and claims nothing', async () => {
+    const orgId = await insertOrg(ctx.dbs.primary, 'epsilon');
+    const other = await monitoredBrand(ctx.dbs.primary, orgId, 2);
+    const monitoring = await findBrandMonitoring(ctx.dbs.primary, orgId, other.brandId);
+    assert.ok(monitoring);
+    // Planned by a process that had ChatGPT's key; this command has none.
+    const [planned] = await planRuns(
+      ctx.dbs.primary,
+      monitoring,
+      { engines: ['chatgpt'], samples: 1 },
+      new Set(['chatgpt']),
+      new Date(),
+    );
+    assert.ok(planned);
+    const run = await askSimulated('epsilon', other.brandId);
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      `sightline: run ${planned.runId} (category ${planned.categoryId}) is unfinished with 2 asks for engine chatgpt, which is not configured (see: sightline engines list)\n`,
+    );
+    const asks = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .select(['state', 'attempts'])
+      .where('run_id', '=', planned.runId)
+      .execute();
+    assert.deepEqual(
+      asks.map((a) => [a.state, a.attempts]),
+      [
+        ['pending', 0],
+        ['pending', 0],
+      ],
+    );
+    const usage = await ctx.dbs.primary
+      .selectFrom('org_ask_usage')
+      .select('asks')
+      .where('org_id', '=', orgId)
+      .execute();
+    assert.deepEqual(usage, []);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, planned.runId))?.status, 'running');
   });
 });
 

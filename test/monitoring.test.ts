@@ -6,8 +6,10 @@ import { Registry } from 'prom-client';
 import { findBrandMonitoring, findMonitorRun, setOrgMonitoring } from '../src/db/monitoring.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
+import { executeAsk } from '../src/monitoring/asks.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { runAsks } from '../src/monitoring/runner.ts';
+import { runWorker } from '../src/monitoring/worker.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { ANSWER, PAGES } from './support/fake-engines.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
@@ -520,6 +522,73 @@ describe('a monitoring run', () => {
       .where('state', '=', 'pending')
       .execute();
     assert.equal(pending.length, 1);
+  });
+
+  it('leaves the asks of an engine this process lacks unclaimed and uncounted, for a process that has it', async () => {
+    const t = await tenant(2);
+    const { PERPLEXITY_API_KEY: _, ...chatgptOnly } = fakes.env;
+    const partial = askDeps(ctx.dbs.primary, chatgptOnly);
+    assert.deepEqual([...partial.configured].sort(), ['chatgpt', 'simulated']);
+    const full = askDeps(ctx.dbs.primary, fakes.env);
+    const monitoring = await findBrandMonitoring(ctx.dbs.primary, t.orgId, t.brandId);
+    assert.ok(monitoring);
+    const options = { engines: ['chatgpt' as const, 'perplexity' as const], samples: 1 };
+    const [run] = await planRuns(ctx.dbs.primary, monitoring, options, full.configured, new Date());
+    assert.ok(run);
+    const asks = () =>
+      ctx.dbs.primary
+        .selectFrom('run_asks')
+        .select(['id', 'engine', 'state', 'attempts'])
+        .where('run_id', '=', run.runId)
+        .orderBy('id')
+        .execute();
+    const perplexityAsk = (await asks()).find((a) => a.engine === 'perplexity');
+    assert.equal(await executeAsk(partial, perplexityAsk?.id ?? 0), 'elsewhere');
+
+    // The process without Perplexity's key asks ChatGPT's two and stops with nothing left for it.
+    await runAsks(partial, { runIds: [run.runId], concurrency: 4, pollMs: 20, done: async () => true });
+    assert.equal(fakes.chatgpt.requests.length, 2);
+    assert.equal(fakes.perplexity.requests.length, 0);
+    assert.deepEqual(
+      (await asks()).map((a) => [a.engine, a.state, a.attempts]),
+      [
+        ['chatgpt', 'done', 1],
+        ['perplexity', 'pending', 0],
+        ['chatgpt', 'done', 1],
+        ['perplexity', 'pending', 0],
+      ],
+    );
+    const usage = async () =>
+      (
+        await ctx.dbs.primary
+          .selectFrom('org_ask_usage')
+          .select('asks')
+          .where('org_id', '=', t.orgId)
+          .execute()
+      ).map((u) => Number(u.asks));
+    assert.deepEqual(await usage(), [2]);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'running');
+
+    // A worker without the key says what waits, once it starts.
+    const stop = new AbortController();
+    stop.abort();
+    await runWorker(partial, { concurrency: 1, pollMs: 20, configured: partial.configured }, stop.signal);
+    const waiting = partial.log.lines.filter((l) => l.fields.event === 'asks_waiting_for_engine');
+    assert.deepEqual(
+      waiting.map((l) => l.message),
+      [`run ${run.runId}: 2 asks for engine perplexity wait for a worker with it configured`],
+    );
+
+    await runAsks(full, {
+      runIds: [run.runId],
+      concurrency: 4,
+      pollMs: 20,
+      done: async () => (await findMonitorRun(ctx.dbs.primary, run.runId))?.status !== 'running',
+    });
+    assert.equal(fakes.perplexity.requests.length, 2);
+    assert.equal(fakes.chatgpt.requests.length, 2);
+    assert.deepEqual(await usage(), [4]);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
   it('resumes the category run in flight instead of planning a second one', async () => {

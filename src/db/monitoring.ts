@@ -304,15 +304,17 @@ export async function insertPlannedAsks(db: Db, rows: readonly Insertable<RunAsk
  */
 export async function claimableAskIds(
   db: Db,
-  scope: { runIds?: readonly number[] },
+  scope: { runIds?: readonly number[]; engines: readonly string[] },
   now: string,
   limit: number,
 ): Promise<number[]> {
+  if (scope.engines.length === 0) return [];
   let query = db
     .selectFrom('run_asks as a')
     .innerJoin('runs as r', 'r.id', 'a.run_id')
     .select('a.id')
-    .where('r.status', '=', 'running');
+    .where('r.status', '=', 'running')
+    .where('a.engine', 'in', scope.engines);
   if (scope.runIds) query = query.where('a.run_id', 'in', scope.runIds.length > 0 ? scope.runIds : [0]);
   const rows = await query
     .where((eb) =>
@@ -543,6 +545,40 @@ export async function updateRunProgress(db: Db, runId: number): Promise<void> {
     })
     .where('id', '=', runId)
     .execute();
+}
+
+/**
+ * The unfinished asks of running runs that none of `engines` can ask, per run and engine: they
+ * wait for a process that has those engines configured.
+ */
+export async function asksWaitingForEngines(
+  db: Db,
+  engines: readonly string[],
+  scope: { orgId: number; brandId: number; categoryIds?: readonly number[] } | 'every brand',
+): Promise<{ runId: number; categoryId: number; engine: string; asks: number }[]> {
+  let query = db
+    .selectFrom('run_asks as a')
+    .innerJoin('runs as r', 'r.id', 'a.run_id')
+    .select(['a.run_id as runId', 'r.category_id as categoryId', 'a.engine'])
+    .select((eb) => eb.fn.countAll().as('asks'))
+    .where('r.status', '=', 'running')
+    .where('a.state', '!=', 'done');
+  if (engines.length > 0) query = query.where('a.engine', 'not in', engines);
+  if (scope !== 'every brand') {
+    query = query.where('r.org_id', '=', scope.orgId).where('r.brand_id', '=', scope.brandId);
+    if (scope.categoryIds) query = query.where('r.category_id', 'in', scope.categoryIds);
+  }
+  const rows = await query
+    .groupBy(['a.run_id', 'r.category_id', 'a.engine'])
+    .orderBy('a.run_id')
+    .orderBy('a.engine')
+    .execute();
+  return rows.map((r) => ({
+    runId: r.runId,
+    categoryId: r.categoryId,
+    engine: r.engine,
+    asks: Number(r.asks),
+  }));
 }
 
 export async function unfinishedAsks(db: Db, runId: number): Promise<number> {

@@ -49,7 +49,7 @@ export async function writeMonitoredHistory(
     now = new Date(due);
     await scheduleDue(deps, new Set(engines.keys()));
     for (;;) {
-      const asks = await claimableAskIds(db, {}, now.toISOString(), 100);
+      const asks = await claimableAskIds(db, { engines: [...engines.keys()] }, now.toISOString(), 100);
       if (asks.length === 0) break;
       for (const ask of asks) await executeAsk(deps, ask);
     }

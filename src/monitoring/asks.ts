@@ -53,7 +53,8 @@ export interface AskDeps {
   afterPublish?: (run: { orgId: number; brandId: number; runId: number }) => Promise<void>;
 }
 
-export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget';
+/** `elsewhere`: an ask of an engine this process lacks, left unclaimed for a process that has it. */
+export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget' | 'elsewhere';
 
 // What the engine said, as the import's outcomes: a refusal or block is no_result, never "not
 // mentioned"; only an answer is analysed.
@@ -100,9 +101,7 @@ function unasked(engine: string, error: string): AskResult {
   };
 }
 
-async function askEngine(deps: AskDeps, ask: PlannedAsk): Promise<AskResult> {
-  const engine = deps.engines.get(ask.engine as EngineName);
-  if (engine === undefined) return unasked(ask.engine, 'engine not configured on this worker');
+async function askEngine(deps: AskDeps, ask: PlannedAsk, engine: Engine): Promise<AskResult> {
   // The vendor is sent the prompt's own text and nothing else. Only the simulated engine, which
   // never leaves the process, is told whom to mention.
   const request: AskRequest = { prompt: ask.promptText, seed: `${ask.runId}/${ask.sample}` };
@@ -253,6 +252,11 @@ export async function stopRunForBudget(
 export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEnding> {
   const ask = await findPlannedAsk(deps.db, askId);
   if (!ask) return 'taken';
+  // Checked before the claim, which counts the ask against the month's budget: ended here as an
+  // error, it was counted and its run finished without an answer from an engine that another
+  // worker, or this one with its key back, could ask.
+  const engine = deps.engines.get(ask.engine as EngineName);
+  if (engine === undefined) return 'elsewhere';
   const org = await findOrgMonitoring(deps.db, ask.orgId);
   if (!org) return 'taken';
   const now = deps.clock();
@@ -286,7 +290,7 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
           ask.engine,
           `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
         )
-      : await askEngine(deps, ask);
+      : await askEngine(deps, ask, engine);
   if (!(await store(deps, ask, result, deps.clock().toISOString()))) {
     deps.log.warn(
       { event: 'ask_lease_lost', runId: ask.runId, askId: ask.id },

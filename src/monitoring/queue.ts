@@ -50,7 +50,8 @@ export async function startAskQueue(
   );
   return {
     async feed() {
-      const ids = await claimableAskIds(deps.db, {}, deps.clock().toISOString(), 1000);
+      const engines = [...deps.engines.keys()];
+      const ids = await claimableAskIds(deps.db, { engines }, deps.clock().toISOString(), 1000);
       if (ids.length === 0) return 0;
       await boss.insert(
         ASK_QUEUE,

@@ -36,6 +36,8 @@ export function heartbeat(deps: AskDeps): { stop(): void } {
 export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<void> {
   const inFlight = new Map<number, Promise<void>>();
   const beat = heartbeat(deps);
+  // Only the engines this process can ask: the others' asks wait for a process that has them.
+  const scope = { runIds: options.runIds, engines: [...deps.engines.keys()] };
   const start = (askId: number) => {
     const work = executeAsk(deps, askId)
       .then(() => undefined)
@@ -61,7 +63,7 @@ export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<vo
       const free = options.concurrency - inFlight.size;
       if (free > 0) {
         const now = deps.clock().toISOString();
-        const ids = (await claimableAskIds(deps.db, { runIds: options.runIds }, now, options.concurrency * 2))
+        const ids = (await claimableAskIds(deps.db, scope, now, options.concurrency * 2))
           .filter((id) => !inFlight.has(id))
           .slice(0, free);
         for (const id of ids) start(id);

@@ -5,7 +5,7 @@
 // died are picked up by the same loop once their leases run out.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineName } from '../config.ts';
-import { claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
+import { asksWaitingForEngines, claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
 import { nextRunAt, type Schedule } from '../domain/schedule.ts';
 import type { AskDeps } from './asks.ts';
 import { MonitoringError, type PlannedRun, planRuns } from './plan.ts';
@@ -38,6 +38,23 @@ export function logPlanned(deps: AskDeps, brandId: number, runs: readonly Planne
   }
 }
 
+/**
+ * Says which unfinished asks this process leaves to others: those of engines it has no key for
+ * wait for a worker that has one (or this one, configured again).
+ */
+async function warnWaiting(
+  deps: AskDeps,
+  configured: ReadonlySet<EngineName>,
+  scope: Parameters<typeof asksWaitingForEngines>[2],
+): Promise<void> {
+  for (const waiting of await asksWaitingForEngines(deps.db, [...configured], scope)) {
+    deps.log.warn(
+      { event: 'asks_waiting_for_engine', ...waiting },
+      `run ${waiting.runId}: ${waiting.asks} asks for engine ${waiting.engine} wait for a worker with it configured`,
+    );
+  }
+}
+
 /** Plans the runs of every brand whose next run is due; returns how many brands it served. */
 export async function scheduleDue(deps: AskDeps, configured: ReadonlySet<EngineName>): Promise<number> {
   const now = deps.clock();
@@ -54,7 +71,10 @@ export async function scheduleDue(deps: AskDeps, configured: ReadonlySet<EngineN
     if (!(await claimScheduleSlot(deps.db, brand, due, next))) continue;
     served++;
     try {
-      logPlanned(deps, brand.brandId, await planRuns(deps.db, brand, {}, configured, now));
+      const runs = await planRuns(deps.db, brand, {}, configured, now);
+      logPlanned(deps, brand.brandId, runs);
+      if (runs.some((run) => run.resumed))
+        await warnWaiting(deps, configured, { orgId: brand.orgId, brandId: brand.brandId });
     } catch (error) {
       if (!(error instanceof MonitoringError)) throw error;
       deps.log.error(
@@ -103,6 +123,7 @@ export async function runWorker(deps: AskDeps, options: WorkerOptions, signal: A
     },
     `worker ${deps.owner} started`,
   );
+  await warnWaiting(deps, options.configured, 'every brand');
   if (options.queueDatabaseUrl) {
     const queue = await startAskQueue(deps, {
       databaseUrl: options.queueDatabaseUrl,

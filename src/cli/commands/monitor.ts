@@ -9,6 +9,7 @@ import { type Config, type EngineName, loadConfig } from '../../config.ts';
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
 import {
+  asksWaitingForEngines,
   askUsage,
   eligiblePrompts,
   findBrandMonitoring,
@@ -110,8 +111,27 @@ async function runNow(options: RunOptions): Promise<void> {
         options.category === undefined
           ? undefined
           : await requireCategory(db, org.id, options.category, org.slug, brand);
+      if (brand.status !== 'active') {
+        const hint =
+          brand.status === 'merged'
+            ? ''
+            : ` (sightline brands update ${brand.id} --org ${org.slug} --status active)`;
+        throw new Error(`brand ${brand.id} is ${brand.status}: only active brands are asked${hint}`);
+      }
       const monitoring = await findBrandMonitoring(db, org.id, brand.id);
       if (!monitoring) throw new Error(`brand ${brand.id} vanished`);
+      // A run left unfinished by a process with other engines would be resumed and waited for
+      // without end: its asks of engines this process lacks are not asked here.
+      const [waiting] = await asksWaitingForEngines(db, [...engines.keys()], {
+        orgId: org.id,
+        brandId: brand.id,
+        categoryIds: category && [category.id],
+      });
+      if (waiting) {
+        throw new UsageError(
+          `run ${waiting.runId} (category ${waiting.categoryId}) is unfinished with ${waiting.asks} asks for engine ${waiting.engine}, which is not configured (see: sightline engines list)`,
+        );
+      }
       const deps = askDeps(db, engines, config, log);
       let runs: Awaited<ReturnType<typeof planRuns>>;
       try {
