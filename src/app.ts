@@ -61,7 +61,12 @@ function loggerOptions(config: Config, given: BuildOptions['logger']): FastifySe
   if (given === false) return false;
   return {
     level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    // `err.command`: ioredis puts the failed command on its error, and for a refused password that
+    // is `AUTH user password`.
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'err.command'],
+      censor: '[redacted]',
+    },
     ...given,
     hooks: { streamWrite: redactSecrets },
   };

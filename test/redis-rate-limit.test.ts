@@ -266,3 +266,32 @@ describe('when Redis is unreachable', () => {
     }
   });
 });
+
+describe('a Redis that refuses its password', () => {
+  it('is logged as unreachable without the password it was given', async () => {
+    const ctx = await createTestContext();
+    const url = new URL(redisUrl);
+    url.username = 'sightline-user';
+    url.password = 'RedisSecretPw9';
+    const lines: string[] = [];
+    const app = await buildApp(
+      { ...ctx.config, redisUrl: url.href, redisKeyPrefix: uniquePrefix() },
+      {
+        databases: ctx.dbs,
+        logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+      },
+    );
+    try {
+      await app.ready();
+      for (let i = 0; i < 100 && !lines.some((l) => l.includes('Redis is unreachable')); i++) await sleep(20);
+      const refused = lines.find((l) => l.includes('Redis is unreachable'));
+      assert.ok(refused, lines.join(''));
+      // ioredis puts the AUTH command, password and all, on the error it reports.
+      assert.match(refused, /WRONGPASS/);
+      assert.ok(!lines.join('').includes('RedisSecretPw9'), refused);
+    } finally {
+      await app.close();
+      await ctx.close();
+    }
+  });
+});
