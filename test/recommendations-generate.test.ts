@@ -226,7 +226,8 @@ describe('citation_outreach', () => {
     });
     assert.equal(
       row?.why,
-      'In the 30 days to 2026-03-01, g2.com had 3 of the 4 citations (75%) in answers naming a competitor, ' +
+      'In the 30 days to 2026-03-01, g2.com had 3 of the 4 citations (75%) in answers naming a competitor ' +
+        '(a citation counted once for each competitor its answer names), ' +
         'but 0 of 2 (0%) in answers naming Acme.',
     );
   });
