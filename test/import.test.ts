@@ -223,10 +223,12 @@ describe('answer import', () => {
     assert.deepEqual(summary.runs[0], {
       id: run.id,
       orgId,
+      brandId: run.brand_id,
       externalId: 'crm/2026-03-01',
       status: 'completed',
       created: true,
       visible: false,
+      published: false,
       answers: 4,
     });
     assert.equal(run.category_id, crm);

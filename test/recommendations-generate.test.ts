@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Selectable } from 'kysely';
 import { loadConfig } from '../src/config.ts';
@@ -13,6 +16,7 @@ import { runAsks } from '../src/monitoring/runner.ts';
 import { afterRunPublished, publicationFollowUp } from '../src/recommendations/after-publish.ts';
 import { artifactId, draftArtifacts } from '../src/recommendations/artifacts.ts';
 import { generateRecommendations } from '../src/recommendations/generate.ts';
+import { runCli } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { type Answer, BrandFixture, insertOrg, times } from './support/fixtures.ts';
 import { askDeps, memoryLog, monitoredBrand } from './support/monitoring.ts';
@@ -647,6 +651,51 @@ describe('after a run is published', () => {
       [[brief, 'updated', 'simulated']],
     );
     assert.deepEqual((await afterRunPublished(db, scope, LATER, engine, memoryLog()))?.drafted, []);
+  });
+
+  it('runs import --publish regenerates the recommendations of the brands whose runs it published', async () => {
+    const s = await acme();
+    const [p1, p2] = s.prompts as [number, number];
+    // The content gap's answers (P1: Rival in 3 of 4, Acme in none; P2: Acme in all 4), captured
+    // yesterday: the generation reads the 30 days to now.
+    const capturedAt = new Date(Date.now() - 86_400_000).toISOString();
+    const line = (prompt: number, answerText: string, i: number) =>
+      JSON.stringify({
+        organization: 'acme',
+        prompt,
+        run: `cli-publish-${s.b.brandId}`,
+        externalKey: `cli-publish-${s.b.brandId}-${prompt}-${i}`,
+        model: 'chatgpt',
+        surface: 'api',
+        capturedAt,
+        answerText,
+      });
+    const dir = mkdtempSync(join(tmpdir(), 'sightline-publish-'));
+    const file = join(dir, 'answers.ndjson');
+    writeFileSync(
+      file,
+      [
+        ...[0, 1, 2].map((i) => line(p1, 'Rival is the tool to pick.', i)),
+        line(p1, 'There are many tools to pick from.', 3),
+        ...[0, 1, 2, 3].map((i) => line(p2, 'Acme is the tool to pick.', i)),
+      ].join('\n'),
+    );
+    try {
+      const imported = await runCli(ctx.config.databaseUrl, 'runs', 'import', file, '--publish');
+      assert.equal(imported.status, 0, imported.stderr);
+      const [gap] = await ofType(s, 'content_gap');
+      assert.equal(gap?.finding_key, `content_gap:prompt:${p1}`);
+      assert.equal(gap?.status, 'open');
+      // Nothing new to publish the second time: the same one recommendation.
+      const again = await runCli(ctx.config.databaseUrl, 'runs', 'import', file, '--publish');
+      assert.equal(again.status, 0, again.stderr);
+      assert.deepEqual(
+        (await rows(s)).map((r) => r.id),
+        [gap?.id],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a monitoring run that publishes itself regenerates the brand’s recommendations', async () => {

@@ -37,11 +37,14 @@ export interface ImportOptions extends CheckOptions {
 export interface ImportedRun {
   id: number;
   orgId: number;
+  brandId: number;
   externalId: string;
   status: RunStatus;
   created: boolean;
   /** Completed and published (or legacy): the API shows it. */
   visible: boolean;
+  /** Published by this import (`publish`). */
+  published: boolean;
   /** Answers this import added to it. */
   answers: number;
 }
@@ -170,12 +173,14 @@ export async function importAnswers(
         runs.push({
           id: runIds.get(p) as number,
           orgId,
+          brandId: p.brandId,
           externalId: p.externalId,
           status: p.status,
           created: !p.existing,
           visible:
             p.status === 'completed' &&
             (p.methodology === 'legacy' || Boolean(p.existing?.publishedAt) || publish.includes(p)),
+          published: publish.includes(p),
           answers: added.get(p) ?? 0,
         });
       }

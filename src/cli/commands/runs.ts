@@ -144,6 +144,26 @@ async function resolveRun(
   return runId === undefined ? undefined : { orgId, runId };
 }
 
+/**
+ * What a publication sets off (recommendations regenerated and drafted, outcomes measured), once
+ * per brand whatever number of its runs were published; a failure is a warning, the runs stay
+ * published.
+ */
+async function followPublications(
+  db: Db,
+  runs: readonly { orgId: number; brandId: number; runId: number }[],
+): Promise<void> {
+  if (runs.length === 0) return;
+  const config = loadConfig();
+  const drafter = configuredDrafter(config, monitorLogger(config.logLevel, 2));
+  const warn = (_fields: unknown, message: string) =>
+    process.stderr.write(`sightline: warning: ${message}\n`);
+  const byBrand = new Map(runs.map((run) => [`${run.orgId}/${run.brandId}`, run]));
+  for (const run of byBrand.values()) {
+    await afterRunPublished(db, run, new Date(), drafter, { info() {}, warn, error: warn });
+  }
+}
+
 async function publishCommand(given: string, options: PublishOptions, publish: boolean): Promise<void> {
   const result = await withDatabase(async (db) => {
     const found = await resolveRun(db, given, options);
@@ -155,17 +175,8 @@ async function publishCommand(given: string, options: PublishOptions, publish: b
     const { orgId, runId } = found;
     const now = new Date();
     const published = await setRunPublished(db, orgId, runId, publish ? now.toISOString() : null);
-    if (publish && published.changed) {
-      const config = loadConfig();
-      const drafter = configuredDrafter(config, monitorLogger(config.logLevel, 2));
-      const warn = (_fields: unknown, message: string) =>
-        process.stderr.write(`sightline: warning: ${message}\n`);
-      await afterRunPublished(db, { orgId, brandId: published.brandId, runId }, now, drafter, {
-        info() {},
-        warn,
-        error: warn,
-      });
-    }
+    if (publish && published.changed)
+      await followPublications(db, [{ orgId, brandId: published.brandId, runId }]);
     return published;
   });
   const label = `${result.id}${result.externalId ? ` (${result.externalId})` : ''}`;
@@ -204,14 +215,20 @@ export function register(program: Command): void {
         const progress = await progressReporter(path);
         try {
           const result = await withAnswersFile(path, (lines) =>
-            withDatabase((db) =>
-              importAnswers(db, lines, {
+            withDatabase(async (db) => {
+              const imported = await importAnswers(db, lines, {
                 organization: options.org,
                 publish: options.publish,
                 maxErrors: options.maxErrors,
                 onProgress: (p) => progress.update(p),
-              }),
-            ),
+              });
+              progress.stop();
+              await followPublications(
+                db,
+                imported.runs.filter((r) => r.published).map((r) => ({ ...r, runId: r.id })),
+              );
+              return imported;
+            }),
           );
           progress.stop();
           return result;
