@@ -120,6 +120,9 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** A URL as a message may show it: whatever precedes an `@` in its authority (a password) left out. */
+const shownUrl = (raw: string) => raw.replace(/\/\/[^/?#]*@/, '//…@');
+
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -127,7 +130,7 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${shownUrl(raw)}"`);
   }
   // fetch refuses a URL with credentials, so it could never work, and the URL is printed (start-up
   // lines, errors): the message leaves them out.
@@ -318,18 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
-  const publicBaseUrl = env.PUBLIC_BASE_URL || undefined;
-  if (publicBaseUrl !== undefined) {
-    let parsed: URL;
-    try {
-      parsed = new URL(publicBaseUrl);
-    } catch {
-      throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http(s) URL, got "${publicBaseUrl}"`);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ConfigError(`PUBLIC_BASE_URL must be an http or https URL, got "${publicBaseUrl}"`);
-    }
-  }
+  // Its links go to every client: a user and password in it would be handed to them all.
+  const publicBaseUrl = httpUrl(env, 'PUBLIC_BASE_URL');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');

@@ -411,6 +411,28 @@ describe('configuration', () => {
   });
 });
 
+describe('a base URL with a password', () => {
+  it('is refused without printing the password, whether it parses or not', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { ANTHROPIC_BASE_URL: 'http://u:pa55word@127.0.0.1:99999' },
+        'ANTHROPIC_BASE_URL must be an absolute http(s) URL, got "http://…@127.0.0.1:99999"',
+      ],
+      [
+        { PUBLIC_BASE_URL: 'https://ops:pa55word@api.example.com/' },
+        'PUBLIC_BASE_URL must not carry a user name or password (https://…@api.example.com)',
+      ],
+      [
+        { PUBLIC_BASE_URL: 'https://ops:pa55word@api.example.com:0x' },
+        'PUBLIC_BASE_URL must be an absolute http(s) URL, got "https://…@api.example.com:0x"',
+      ],
+    ];
+    for (const [values, message] of cases) {
+      assert.throws(() => loadConfig(values), { name: 'ConfigError', message });
+    }
+  });
+});
+
 describe('the simulated engine', () => {
   const request = {
     prompt: 'Which project management tool should a design agency use?',
