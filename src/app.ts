@@ -172,6 +172,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // its own when the answer is sent.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Answers are one organization's: a shared cache (a CDN, Varnish) may keep an answer to a
+    // request with X-API-Key, which HTTP's rules hold back only for Authorization.
+    reply.header('cache-control', 'private, no-store');
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw ValidationFailed.field('non_field_errors', 'An HTTP/1.1 request must have a Host header.');
     }

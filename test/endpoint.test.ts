@@ -63,6 +63,26 @@ describe('route toolkit', () => {
     const response = await ctx.app.inject({ url: '/api/test-probe/items/2/?limit=zero' });
     assert.equal(response.statusCode, 401);
   });
+
+  it('tells every cache between the service and its caller to keep nothing, answers and refusals alike', async () => {
+    // A shared cache may store an answer to a request with X-API-Key (it only holds back for
+    // Authorization), and would serve one organization's body to another.
+    const answers = [
+      await ctx.app.inject({ url: '/api/test-probe/items/1/', headers: { 'x-api-key': key } }),
+      await get('/api/test-probe/items/1/'),
+      await get('/api/test-probe/items/2/'),
+      await ctx.app.inject({ url: '/api/test-probe/items/1/' }),
+    ];
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, r.headers['cache-control']]),
+      [
+        [200, 'private, no-store'],
+        [200, 'private, no-store'],
+        [404, 'private, no-store'],
+        [401, 'private, no-store'],
+      ],
+    );
+  });
 });
 
 describe('a keyed route declared around the toolkit', () => {
