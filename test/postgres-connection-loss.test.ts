@@ -5,6 +5,7 @@ import pg from 'pg';
 import { isConnectionFailure } from '../src/db/postgres/connection-loss.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
+import { runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
 
@@ -52,6 +53,41 @@ describe('errors node-postgres really produces', () => {
     );
     assert.equal((error as NodeJS.ErrnoException).code, 'ECONNREFUSED');
     assert.equal(isConnectionFailure(error), true);
+  });
+
+  it('a database or role that does not exist is a connection failure, and the CLI names it', async () => {
+    const url = new URL(adminUrl);
+    url.pathname = '/sl_no_such_database';
+    const noDatabase = await failureOf(() => new pg.Client({ connectionString: url.href }).connect());
+    assert.equal((noDatabase as pg.DatabaseError).code, '3D000');
+    assert.equal(isConnectionFailure(noDatabase), true);
+    const asNobody = new URL(adminUrl);
+    asNobody.username = 'sl_no_such_role';
+    const noRole = await failureOf(() => new pg.Client({ connectionString: asNobody.href }).connect());
+    assert.equal((noRole as pg.DatabaseError).code, '28000');
+    assert.equal(isConnectionFailure(noRole), true);
+    // It read "the database has no schema yet: run migrate first", which cannot help.
+    for (const [databaseUrl, words] of [
+      [url.href, 'database "sl_no_such_database" does not exist'],
+      [asNobody.href, 'role "sl_no_such_role" does not exist'],
+    ] as const) {
+      const run = await runCli(databaseUrl, 'orgs', 'list');
+      assert.deepEqual([run.status, run.stderr], [1, `sightline: cannot reach the database: ${words}\n`]);
+    }
+    // A database that is there without its tables still gets the hint.
+    const empty = `sl_empty_${process.pid}`;
+    await admin.query(`create database ${empty}`);
+    try {
+      const emptyUrl = new URL(adminUrl);
+      emptyUrl.pathname = `/${empty}`;
+      const run = await runCli(emptyUrl.href, 'orgs', 'list');
+      assert.deepEqual(
+        [run.status, run.stderr],
+        [1, 'sightline: the database has no schema yet: run "npx sightline migrate" first\n'],
+      );
+    } finally {
+      await admin.query(`drop database ${empty}`);
+    }
   });
 
   it('a pool checkout that times out is a connection failure', async () => {

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import manifest from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { isSqliteBusy } from '../db/sqlite/busy.ts';
+import { DatabaseUnavailable } from '../errors.ts';
 import { terminalSafe, UsageError } from './errors.ts';
 import { COMMANDS, registerGroups } from './groups.ts';
 
@@ -56,11 +57,14 @@ try {
     }
     process.exit(2);
   }
+  // The API's wording ("The service is temporarily unavailable") says nothing to an operator.
   const message = isSqliteBusy(error)
     ? 'the database is busy: another process has been writing to it for more than 5 s (an import, a demo seed, a migration); run this again once it has finished'
-    : error instanceof Error
-      ? error.message
-      : String(error);
+    : error instanceof DatabaseUnavailable
+      ? `cannot reach the database: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   process.stderr.write(`sightline: ${terminalSafe(message.split('\n')[0] ?? '')}\n`);
   process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
 }

@@ -39,8 +39,10 @@ export async function requireSchema(db: Db): Promise<void> {
   try {
     await db.selectFrom('organizations').select('id').limit(1).execute();
   } catch (error) {
+    // SQLite's words, or PostgreSQL's undefined_table: "does not exist" alone is also how the
+    // server refuses a database or role that does not exist, which no migration can mend.
     const message = error instanceof Error ? error.message : String(error);
-    if (/no such table|does not exist/i.test(message)) {
+    if (/^no such table/i.test(message) || (error as { code?: unknown }).code === '42P01') {
       throw new Error('the database has no schema yet: run "npx sightline migrate" first');
     }
     throw error;

@@ -3,8 +3,10 @@ import { ApiError, DatabaseUnavailable } from '../../errors.ts';
 import type { Interceptor } from '../intercept.ts';
 
 // SQLSTATEs with which the server itself says that the connection, not the statement, failed:
-// class 08 (connection exception), the 57P0x shutdowns, too many connections.
-const CONNECTION_STATES = /^(08...|57P0[1-5]|53300)$/;
+// class 08 (connection exception), the 57P0x shutdowns, too many connections, and the refusals of
+// a connection to a database or as a role that does not exist, or with a wrong password (3D000,
+// 28000, 28P01): the service cannot reach its database any more than with the server down.
+const CONNECTION_STATES = /^(08...|57P0[1-5]|53300|3D000|28000|28P01)$/;
 
 /**
  * Whether a failure of the driver means the database could not be reached or the connection was
