@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Selectable } from 'kysely';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/connect.ts';
 import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
@@ -589,6 +592,67 @@ describe('re-generation', () => {
       results.flatMap((r) => r.created.map((c) => c.id)),
       [live[0]?.id],
     );
+  });
+});
+
+describe('a generator that waits for the brand lock', () => {
+  it('reads the analytics it acts on after the lock, not before', async () => {
+    const s = await gapBrand();
+    const [p1] = s.prompts as [number];
+    const id = (await generate(s)).created[0]?.id as string;
+    // Another writer holds the brand's lock while `recommendations generate` (another process)
+    // starts; before it lets go, the gap's prompt is archived, so the finding no longer holds.
+    const generator = (at: string) =>
+      runCli(
+        ctx.config.databaseUrl,
+        'recommendations',
+        'generate',
+        '--org',
+        'acme',
+        '--brand',
+        String(s.b.brandId),
+        '--at',
+        at,
+      );
+    const archive = `update prompts set is_archived = 1 where id = ${p1}`;
+    const lock = `update brands set updated_at = updated_at where id = ${s.b.brandId}`;
+    let run: Awaited<ReturnType<typeof generator>>;
+    if (ctx.dbs.dialect === 'sqlite') {
+      const holder = new DatabaseSync(ctx.config.databaseUrl.slice('sqlite:'.length));
+      holder.exec('begin immediate');
+      holder.exec(lock);
+      const generating = generator('2026-03-01T12:05:00.000Z');
+      // Long enough for the process to start and read (well under SQLite's 5 s busy timeout).
+      await sleep(1_500);
+      holder.exec(archive);
+      holder.exec('commit');
+      holder.close();
+      run = await generating;
+    } else {
+      const holder = new pg.Client({ connectionString: ctx.config.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query(lock);
+        const generating = generator('2026-03-01T12:05:00.000Z');
+        // Until the generator's own update of the brand waits for this transaction's lock.
+        for (let i = 0; i < 300; i++) {
+          const { rows } = await holder.query(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          if (rows[0].n > 0) break;
+          await sleep(20);
+        }
+        await holder.query(archive);
+        await holder.query('commit');
+        run = await generating;
+      } finally {
+        await holder.end();
+      }
+    }
+    assert.equal(run.status, 0, run.stderr);
+    const [row] = await rows(s);
+    assert.deepEqual([row?.id, row?.status], [id, 'superseded']);
   });
 });
 

@@ -27,7 +27,8 @@ import { loadFacts } from './facts.ts';
 // - an open recommendation whose finding no longer holds is superseded (status superseded,
 //   supersededAt). Acted-on ones stay: an implemented one's gap closing is its outcome, not news.
 // Repeating it with the same data changes nothing; two generators at once are serialised by the
-// brand lock, and the partial unique index refuses a twin whatever happens.
+// brand lock (each reads the analytics under it), and the partial unique index refuses a twin
+// whatever happens.
 
 /** The analytics window a generation reads: the API's default range. */
 const GENERATION_RANGE = '30d';
@@ -95,25 +96,27 @@ export async function generateRecommendations(
 ): Promise<Generation> {
   const newId = options.newId ?? randomUUID;
   const { orgId, brandId } = scope;
-  const subject = await findRecommendationSubject(db, orgId, brandId);
-  if (!subject) throw new NotFound();
-  const { window, facts } = await loadFacts(
-    db,
-    { orgId, brandId },
-    { range: GENERATION_RANGE },
-    at,
-    subject.timezone,
-  );
-  const found = runRules(facts, {
-    brandName: subject.name,
-    ownDomain: subject.website ? registrableDomain(subject.website) : '',
-    window: { start: window.start.toISOString(), end: window.end.toISOString() },
-    prompts: new Map(subject.prompts.map((p) => [p.id, { text: p.text, categoryId: p.categoryId }])),
-  });
   const now = at.toISOString();
 
   const work = async (trx: Db): Promise<Generation> => {
+    // The analytics are read under the brand's lock: read before it, a generator that waited on
+    // another's lock wrote its older figures over the newer ones (and superseded or kept by them).
     await lockBrandRecommendations(trx, orgId, brandId);
+    const subject = await findRecommendationSubject(trx, orgId, brandId);
+    if (!subject) throw new NotFound();
+    const { window, facts } = await loadFacts(
+      trx,
+      { orgId, brandId },
+      { range: GENERATION_RANGE },
+      at,
+      subject.timezone,
+    );
+    const found = runRules(facts, {
+      brandName: subject.name,
+      ownDomain: subject.website ? registrableDomain(subject.website) : '',
+      window: { start: window.start.toISOString(), end: window.end.toISOString() },
+      prompts: new Map(subject.prompts.map((p) => [p.id, { text: p.text, categoryId: p.categoryId }])),
+    });
     const live = new Map((await liveFindings(trx, orgId, brandId)).map((r) => [r.finding_key, r]));
     // A generation dated (--at) before a live recommendation was created would supersede it before
     // it existed, or write older figures over it: superseded is final, so its history was lost.
