@@ -118,6 +118,27 @@ describe('answers and the sources each vendor attributes', () => {
     assert.equal(fakes.chatgpt.requests.length, 1);
   });
 
+  it('chatgpt: token counts that are no count (too large for a number, negative, fractional) are 0', async () => {
+    reset();
+    for (const [input, output] of [
+      ['1e400', '-5.5'],
+      ['2147483648', '600.5'],
+    ]) {
+      fakes.chatgpt.script({
+        kind: 'answer',
+        rewrite: (json) =>
+          json
+            .replace('"input_tokens":8200', `"input_tokens":${input}`)
+            .replace('"output_tokens":600', `"output_tokens":${output}`),
+      });
+      const result = await ask(engines().get('chatgpt'));
+      assert.equal(result.outcome, 'answered');
+      assert.deepEqual(result.usage, { inputTokens: 0, outputTokens: 0 });
+      // Only the one web search is priced: $0.01.
+      assert.equal(result.estimatedCostUsd, 0.01);
+    }
+  });
+
   it('claude: Messages API with web search; the answer is the text after the search, sources its citations', async () => {
     reset();
     const result = await ask(engines().get('claude'));

@@ -10,7 +10,13 @@ export type Behaviour =
    * `text` replaces the answer's text where a reply carries it whole (ChatGPT, Gemini); `model`
    * the model name the reply reports.
    */
-  | { kind: 'answer'; text?: string; model?: string }
+  | {
+      kind: 'answer';
+      text?: string;
+      model?: string;
+      /** Rewrites the reply's JSON text before it is sent (numbers JSON allows but JS cannot hold). */
+      rewrite?: (json: string) => string;
+    }
   | { kind: 'empty' }
   | { kind: 'refusal' }
   /** Claude only: a long search turn returned as `pause_turn`, to be continued. */
@@ -591,6 +597,11 @@ export async function startFakeVendor(
       default: {
         const reply = spec.reply(behaviour.kind, exchange, options.model) as Record<string, unknown>;
         if (behaviour.kind !== 'answer') return send(res, 200, reply);
+        if (behaviour.rewrite) {
+          const body = behaviour.rewrite(JSON.stringify(reply));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+          return;
+        }
         if (behaviour.model !== undefined)
           reply['modelVersion' in reply ? 'modelVersion' : 'model'] = behaviour.model;
         if (behaviour.text === undefined) return send(res, 200, reply);

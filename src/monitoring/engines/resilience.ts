@@ -68,6 +68,16 @@ class RetryAfterBackoff implements IBackoffFactory<IRetryBackoffContext<unknown>
   }
 }
 
+/**
+ * A token count as a vendor reported it, if it is one: a whole number from 0 to 2^31 − 1, else 0
+ * (unknown). JSON's `1e400` reads as Infinity, which filled the engine's token window for a
+ * minute and was stored as `Inf`; a negative or fractional count was stored as it came, and one
+ * over an integer column's range failed the store at every attempt on PostgreSQL.
+ */
+function tokenCount(reported: number): number {
+  return Number.isSafeInteger(reported) && reported >= 0 && reported <= 2_147_483_647 ? reported : 0;
+}
+
 export class ResilientEngine implements Engine {
   readonly name: EngineConfig['name'];
   readonly model: string;
@@ -173,8 +183,12 @@ export class ResilientEngine implements Engine {
       ({ signal: attempt }) => this.#adapter.call(request, attempt),
       signal,
     );
-    tokens.settle(reply.usage.inputTokens + reply.usage.outputTokens);
-    return reply;
+    const usage = {
+      inputTokens: tokenCount(reply.usage.inputTokens),
+      outputTokens: tokenCount(reply.usage.outputTokens),
+    };
+    tokens.settle(usage.inputTokens + usage.outputTokens);
+    return { ...reply, usage };
   }
 
   #result(reply: VendorReply, started: number): AskResult {
