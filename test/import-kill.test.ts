@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -139,4 +139,39 @@ it('a killed import leaves nothing, and importing again writes every answer once
   assert.equal(third.status, 0, third.stderr);
   assert.match(third.stdout, /^imported 0 answers into 300 runs; 6,000 already present/);
   assert.deepEqual(await stored(), { runs: RUNS, responses: ANSWERS, citations: ANSWERS });
+});
+
+it('interrupted while it copies stdin, removes the copy and imports nothing', async () => {
+  // The copy is made in the temporary folder TMPDIR names: this one, watched.
+  const tmp = mkdtempSync(join(tmpdir(), 'sl-import-stdin-'));
+  try {
+    const child = spawn(process.execPath, [MAIN, 'runs', 'import', '-'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: ctx.config.databaseUrl,
+        TMPDIR: tmp,
+        // Node keeps its compile cache in TMPDIR too.
+        NODE_DISABLE_COMPILE_CACHE: '1',
+      },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    const exited = once(child, 'exit');
+    child.stdin.on('error', () => {});
+    // Half a file, and stdin left open: the copy is still being made.
+    child.stdin.write(readFileSync(file).subarray(0, 200_000));
+    for (let i = 0; i < 500 && readdirSync(tmp).length === 0; i++) await sleep(20);
+    assert.equal(readdirSync(tmp).length, 1, 'the copy of stdin was begun');
+    child.kill('SIGINT');
+    const [code] = await exited;
+    assert.equal(code, 130);
+    assert.deepEqual(readdirSync(tmp), []);
+    const runs = await ctx.dbs.primary
+      .selectFrom('runs')
+      .select('id')
+      .where('external_id', 'like', 'crm/kill-%')
+      .execute();
+    assert.ok(runs.length === 0 || runs.length === RUNS, 'nothing, or the earlier tests’ runs alone');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });

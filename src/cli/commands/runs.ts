@@ -1,6 +1,6 @@
 // `sightline runs import|publish|unpublish`: captured answers in (NDJSON, docs/ingest.md), and
 // the switch that shows a run through the API.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,11 +36,21 @@ async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promis
   if (process.stdin.isTTY)
     throw new UsageError('pipe the answers in (… | npx sightline runs import -) or name a file');
   const dir = await mkdtemp(join(tmpdir(), 'sightline-import-'));
+  // A signal ends the process without running `finally`: the copy of stdin, which may be large,
+  // would stay in the temporary folder. The import's transaction is rolled back either way.
+  const interrupted = (signal: NodeJS.Signals) => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const path = join(dir, 'answers.ndjson');
     await pipeline(process.stdin, createWriteStream(path));
     return await fn(path);
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await rm(dir, { recursive: true, force: true });
   }
 }
