@@ -3,19 +3,23 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import {
   type AskFacts,
   claimAsk,
   findBrandMonitoring,
+  findMonitorRun,
   finishAsk,
   updateRunProgress,
 } from '../src/db/monitoring.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { updateBrandMonitoring } from '../src/monitoring/settings.ts';
+import { runWorker } from '../src/monitoring/worker.ts';
 import { MAIN } from './support/cli.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { insertOrg } from './support/fixtures.ts';
 import {
+  askDeps,
   type Fakes,
   type MonitoredBrand,
   monitoredBrand,
@@ -53,7 +57,7 @@ after(async () => {
   await ctx?.close();
 });
 
-function worker(): { child: ChildProcess; stdout: () => string } {
+function worker(env: Record<string, string> = {}): { child: ChildProcess; stdout: () => string } {
   const child = spawn(process.execPath, [MAIN, 'worker', '--concurrency', '3', '--metrics-port', '0'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -61,6 +65,7 @@ function worker(): { child: ChildProcess; stdout: () => string } {
       LOG_LEVEL: 'info',
       SIGHTLINE_MONITOR_POLL_MS: '200',
       ...fakes.env,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -179,4 +184,109 @@ it('answers stored side by side on PostgreSQL each count the prompts the other f
     .where('id', '=', run.runId)
     .executeTakeFirstOrThrow();
   assert.deepEqual({ ...counted }, { completed_prompts: 2, total_prompts: 2 });
+});
+
+/** A run of one prompt on ChatGPT, planned for a brand of a new organization. */
+async function oneAskRun(slug: string): Promise<{ runId: number }> {
+  const db = ctx.dbs.primary;
+  const b = await monitoredBrand(db, await insertOrg(db, slug), 1);
+  const monitoring = await findBrandMonitoring(db, b.orgId, b.brandId);
+  assert.ok(monitoring);
+  const [run] = await planRuns(
+    db,
+    monitoring,
+    { engines: ['chatgpt'], samples: 1 },
+    new Set(['chatgpt']),
+    new Date(),
+  );
+  assert.ok(run);
+  return { runId: run.runId };
+}
+
+async function completedWithin(runId: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((await findMonitorRun(ctx.dbs.primary, runId))?.status !== 'completed') {
+    assert.ok(Date.now() < deadline, `run ${runId} did not complete within ${ms} ms`);
+    await sleep(100);
+  }
+}
+
+const asksOf = (runId: number) =>
+  ctx.dbs.primary
+    .selectFrom('run_asks')
+    .select(['state', 'attempts', 'response_id'])
+    .where('run_id', '=', runId)
+    .execute();
+
+it("asks a killed worker's ask again once its lease runs out, through the queue", {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const { runId } = await oneAskRun('gamma');
+  const before = fakes.chatgpt.requests.length;
+  fakes.chatgpt.fallback = { kind: 'hold' };
+  const lease = { SIGHTLINE_MONITOR_LEASE_MS: '1500' };
+  const first = worker(lease);
+  try {
+    for (let i = 0; i < 300 && fakes.chatgpt.held === 0; i++) await sleep(50);
+    assert.equal(fakes.chatgpt.held, 1, 'the first worker is asking');
+  } finally {
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+  }
+  fakes.chatgpt.fallback = { kind: 'answer' };
+  const second = worker(lease);
+  try {
+    // Its pg-boss job was still active: under the old queue policy the new job for the ask waited
+    // for it to expire, 15 minutes.
+    await completedWithin(runId, 30_000);
+  } finally {
+    second.child.kill('SIGTERM');
+    await once(second.child, 'exit');
+  }
+  assert.equal(fakes.chatgpt.requests.length - before, 2, 'asked by each worker once');
+  const [ask] = await asksOf(runId);
+  assert.equal(ask?.state, 'done');
+  assert.equal(ask?.attempts, 2);
+  assert.notEqual(ask?.response_id, null);
+});
+
+it('through the queue, lets go of an ask whose answer failed to store, and asks it again', {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const db = ctx.dbs.primary;
+  const { runId } = await oneAskRun('delta');
+  // The database refuses the first answered response (a lost connection, a full disk), once.
+  await sql`create sequence refuse_once`.execute(db);
+  await sql`create function refuse_once() returns trigger language plpgsql as ${sql.raw(
+    `$$ begin if nextval('refuse_once') = 1 then raise exception 'disk full'; end if; return new; end $$`,
+  )}`.execute(db);
+  await sql`create trigger refuse_once before insert on responses for each row
+    when (new.outcome = 'ok') execute function refuse_once()`.execute(db);
+  const before = fakes.chatgpt.requests.length;
+  const deps = askDeps(db, fakes.env, { leaseMs: 1000, owner: 'queue-test' });
+  const stop = new AbortController();
+  const working = runWorker(
+    deps,
+    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 1, pollMs: 200, configured: deps.configured },
+    stop.signal,
+  );
+  try {
+    // Kept claimed by this live worker, whose heartbeat renewed the lease, it was never asked again.
+    await completedWithin(runId, 30_000);
+  } finally {
+    stop.abort();
+    await working;
+    await sql`drop trigger refuse_once on responses`.execute(db);
+    await sql`drop function refuse_once()`.execute(db);
+    await sql`drop sequence refuse_once`.execute(db);
+  }
+  assert.equal(fakes.chatgpt.requests.length - before, 2);
+  const [ask] = await asksOf(runId);
+  assert.deepEqual([ask?.state, ask?.attempts], ['done', 2]);
+  assert.deepEqual(
+    deps.log.lines.filter((l) => l.fields.event === 'ask_failed').map((l) => l.fields.askId !== undefined),
+    [true],
+  );
 });

@@ -4,9 +4,12 @@
 // ask to take; the ask's own claim (asks.ts) is what guarantees it is never asked twice, so a
 // re-delivered or duplicate job finds it done or held and does nothing.
 import { claimableAskIds } from '../db/monitoring.ts';
-import { type AskDeps, executeAsk } from './asks.ts';
+import type { AskDeps } from './asks.ts';
+import { askOrLetGo } from './runner.ts';
 
-export const ASK_QUEUE = 'sightline-monitor-asks';
+// Renamed with its policy (it was `sightline-monitor-asks`, `stately`): pg-boss keeps a queue's
+// first policy, and the old queue's jobs only name asks, which the next feed names again.
+export const ASK_QUEUE = 'sightline-monitor-asks-v2';
 
 export interface AskQueue {
   /** Puts a job on the queue for every ask nobody holds (at most one queued job per ask). */
@@ -30,10 +33,12 @@ export async function startAskQueue(
     deps.log.error({ event: 'queue_error', err: error.message }, 'pg-boss reported an error'),
   );
   await boss.start();
-  // `stately`: at most one queued and one active job per ask (singletonKey), so feeding the same
-  // ask again while its job waits adds nothing.
+  // `short`: at most one queued job per ask (singletonKey), so feeding the same ask again while
+  // its job waits adds nothing; but no limit on active ones. Under `stately` (one queued and one
+  // active) the job of a worker that died stayed active until it expired (15 minutes) and held
+  // back the new job for its ask, whose lease had long run out.
   await boss.createQueue(ASK_QUEUE, {
-    policy: 'stately',
+    policy: 'short',
     // Longer than any one ask with its retries; the ask's lease, not this, keeps asks single.
     expireInSeconds: 15 * 60,
     retryLimit: 3,
@@ -45,7 +50,7 @@ export async function startAskQueue(
       pollingIntervalSeconds: Math.max(0.5, Math.min(options.pollMs, 2_000) / 1000),
     },
     async ([job]) => {
-      if (job) await executeAsk(deps, job.data.askId);
+      if (job) await askOrLetGo(deps, job.data.askId);
     },
   );
   return {

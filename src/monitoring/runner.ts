@@ -33,29 +33,35 @@ export function heartbeat(deps: AskDeps): { stop(): void } {
   return { stop: () => clearInterval(timer) };
 }
 
+/**
+ * Takes, asks and stores one ask; a failure is logged and the ask let go. Left claimed by this
+ * live worker, the heartbeat would renew its lease for as long as the worker lives: never
+ * retried, its run never finished (`monitor run` waited for good).
+ */
+export async function askOrLetGo(deps: AskDeps, askId: number): Promise<void> {
+  try {
+    await executeAsk(deps, askId);
+  } catch (error) {
+    deps.log.error(
+      { event: 'ask_failed', askId, err: error instanceof Error ? error.message : String(error) },
+      `ask ${askId} failed before its answer was stored; it will be retried when its lease expires`,
+    );
+    await releaseLease(deps.db, askId, deps.owner).catch((release: unknown) =>
+      deps.log.error(
+        { event: 'lease_release_failed', askId, err: String(release) },
+        `could not let go of ask ${askId}; it is retried once this worker stops`,
+      ),
+    );
+  }
+}
+
 export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<void> {
   const inFlight = new Map<number, Promise<void>>();
   const beat = heartbeat(deps);
   // Only the engines this process can ask: the others' asks wait for a process that has them.
   const scope = { runIds: options.runIds, engines: [...deps.engines.keys()] };
   const start = (askId: number) => {
-    const work = executeAsk(deps, askId)
-      .then(() => undefined)
-      .catch(async (error: unknown) => {
-        deps.log.error(
-          { event: 'ask_failed', askId, err: error instanceof Error ? error.message : String(error) },
-          `ask ${askId} failed before its answer was stored; it will be retried when its lease expires`,
-        );
-        // Left claimed by this live worker, the heartbeat would renew its lease for as long as the
-        // worker lives: never retried, its run never finished (`monitor run` waited for good).
-        await releaseLease(deps.db, askId, deps.owner).catch((release: unknown) =>
-          deps.log.error(
-            { event: 'lease_release_failed', askId, err: String(release) },
-            `could not let go of ask ${askId}; it is retried once this worker stops`,
-          ),
-        );
-      })
-      .finally(() => inFlight.delete(askId));
+    const work = askOrLetGo(deps, askId).finally(() => inFlight.delete(askId));
     inFlight.set(askId, work);
   };
   try {
