@@ -377,6 +377,57 @@ describe('a monitoring run', () => {
     }
   });
 
+  it('completes a run left running with every answer stored (its completion failed), at the next look', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(1);
+    const db = ctx.dbs.primary;
+    // The database refuses to mark a run completed, as a process killed just before would leave it.
+    if (ctx.dbs.dialect === 'postgres') {
+      await sql`create function refuse_completion() returns trigger language plpgsql
+        as ${sql.raw(`$$ begin raise exception 'connection lost'; end $$`)}`.execute(db);
+      await sql`create trigger refuse_completion before update on runs
+        for each row when (new.status = 'completed') execute function refuse_completion()`.execute(db);
+    } else {
+      await sql`create trigger refuse_completion before update on runs
+        when new.status = 'completed' begin select raise(abort, 'connection lost'); end`.execute(db);
+    }
+    const deps = askDeps(db, fakes.env);
+    const monitoring = await findBrandMonitoring(db, t.orgId, t.brandId);
+    assert.ok(monitoring);
+    const [run] = await planRuns(
+      db,
+      monitoring,
+      { engines: ['chatgpt'], samples: 1 },
+      deps.configured,
+      new Date(),
+    );
+    const runId = run?.runId ?? 0;
+    const once = () => runAsks(deps, { runIds: [runId], concurrency: 1, pollMs: 20, done: async () => true });
+    try {
+      await once();
+    } finally {
+      await sql`drop trigger refuse_completion${sql.raw(ctx.dbs.dialect === 'postgres' ? ' on runs' : '')}`.execute(
+        db,
+      );
+      if (ctx.dbs.dialect === 'postgres') await sql`drop function refuse_completion()`.execute(db);
+    }
+    const [ask] = await db
+      .selectFrom('run_asks')
+      .select(['state', 'response_id'])
+      .where('run_id', '=', runId)
+      .execute();
+    assert.equal(ask?.state, 'done');
+    assert.notEqual(ask?.response_id, null);
+    assert.equal((await findMonitorRun(db, runId))?.status, 'running');
+    assert.ok(deps.log.lines.some((l) => l.fields.event === 'run_completion_failed'));
+    // Nothing is left to ask; the next runner to look completes and publishes it.
+    await once();
+    assert.equal((await findMonitorRun(db, runId))?.status, 'completed');
+    assert.equal((await get(t.key, `/api/runs/${runId}/status/`)).body.status, 'completed');
+    assert.equal(fakes.chatgpt.requests.length, 1);
+  });
+
   it('ends an ask taken three times without a stored answer as an error, without asking again', {
     timeout: 20_000,
   }, async () => {

@@ -581,6 +581,33 @@ export async function asksWaitingForEngines(
   }));
 }
 
+/**
+ * Running monitoring runs every ask of which is done: left so when the process that stored the
+ * last answer died, or failed, before it completed the run.
+ */
+export function runsLeftUnended(
+  db: Db,
+  runIds?: readonly number[],
+): Promise<{ runId: number; orgId: number; brandId: number; categoryId: number }[]> {
+  let query = db
+    .selectFrom('runs as r')
+    .select(['r.id as runId', 'r.org_id as orgId', 'r.brand_id as brandId', 'r.category_id as categoryId'])
+    .where('r.source', '=', 'monitor')
+    .where('r.status', '=', 'running')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('run_asks as a')
+            .select('a.id')
+            .whereRef('a.run_id', '=', 'r.id')
+            .where('a.state', '!=', 'done'),
+        ),
+      ),
+    );
+  if (runIds) query = query.where('r.id', 'in', runIds.length > 0 ? runIds : [0]);
+  return query.orderBy('r.id').execute();
+}
+
 export async function unfinishedAsks(db: Db, runId: number): Promise<number> {
   const row = await db
     .selectFrom('run_asks')

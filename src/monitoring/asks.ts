@@ -17,6 +17,7 @@ import {
   finishAsk,
   type PlannedAsk,
   runAskCounts,
+  runsLeftUnended,
   setAskResponse,
   unfinishedAsks,
   updateRunProgress,
@@ -198,8 +199,31 @@ async function store(deps: AskDeps, ask: PlannedAsk, result: AskResult, at: stri
   });
 }
 
+/**
+ * Completes the running runs whose asks are all done (of `runIds`, or all): a process that stored
+ * a run's last answer and died, or failed, before completing it left it running for good, and the
+ * category's next runs only resumed it.
+ */
+export async function completeLeftRuns(deps: AskDeps, runIds?: readonly number[]): Promise<void> {
+  for (const run of await runsLeftUnended(deps.db, runIds)) {
+    await completeRun(deps, run).catch((error: unknown) =>
+      deps.log.error(
+        {
+          event: 'run_completion_failed',
+          runId: run.runId,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        `run ${run.runId} has every answer but could not be completed; trying again at the next poll`,
+      ),
+    );
+  }
+}
+
 /** Completes a run whose asks are all done; only one caller wins, and it publishes and refreshes. */
-async function completeRun(deps: AskDeps, ask: PlannedAsk): Promise<void> {
+async function completeRun(
+  deps: AskDeps,
+  ask: Pick<PlannedAsk, 'runId' | 'orgId' | 'brandId' | 'categoryId'>,
+): Promise<void> {
   const org = await findOrgMonitoring(deps.db, ask.orgId);
   const at = deps.clock().toISOString();
   const won = await inTransaction(deps.db, async (trx) => {

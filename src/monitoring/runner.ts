@@ -3,7 +3,7 @@
 // database's (asks.ts), so any number of these can work on the same runs, in one process or many.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimableAskIds, releaseLease, renewLeases } from '../db/monitoring.ts';
-import { type AskDeps, executeAsk } from './asks.ts';
+import { type AskDeps, completeLeftRuns, executeAsk } from './asks.ts';
 
 export interface RunnerOptions {
   /** Asks in flight at once. */
@@ -75,7 +75,10 @@ export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<vo
         for (const id of ids) start(id);
         if (ids.length > 0) continue;
       }
-      if (inFlight.size === 0 && (await options.done?.())) return;
+      if (inFlight.size === 0) {
+        await completeLeftRuns(deps, options.runIds);
+        if (await options.done?.()) return;
+      }
       const wait = sleep(options.pollMs, undefined, { signal: options.signal }).catch(() => undefined);
       await Promise.race([...inFlight.values(), wait]);
     }

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineName } from '../config.ts';
 import { asksWaitingForEngines, claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
 import { nextRunAt, type Schedule } from '../domain/schedule.ts';
-import type { AskDeps } from './asks.ts';
+import { type AskDeps, completeLeftRuns } from './asks.ts';
 import { MonitoringError, type PlannedRun, planRuns } from './plan.ts';
 import { startAskQueue } from './queue.ts';
 import { heartbeat, runAsks } from './runner.ts';
@@ -132,7 +132,10 @@ export async function runWorker(deps: AskDeps, options: WorkerOptions, signal: A
     });
     const beat = heartbeat(deps);
     try {
-      await scheduleLoop(deps, options, signal, () => queue.feed());
+      await scheduleLoop(deps, options, signal, async () => {
+        await queue.feed();
+        await completeLeftRuns(deps);
+      });
     } finally {
       await queue.stop();
       beat.stop();
