@@ -428,6 +428,48 @@ describe('a monitoring run', () => {
     assert.equal(fakes.chatgpt.requests.length, 1);
   });
 
+  it('hands back the asks an open circuit refused and asks them once it closes, counting what was sent', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(4);
+    const rateLimited = { kind: 'status', status: 429, headers: { 'retry-after-ms': '1' } } as const;
+    fakes.chatgpt.script(rateLimited, rateLimited);
+    const deps = askDeps(ctx.dbs.primary, {
+      ...fakes.env,
+      SIGHTLINE_ENGINE_BREAKER_FAILURES: '2',
+      SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS: '300',
+    });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1, concurrency: 1 });
+    await work;
+    // Ask 1: two 429s in a row (its two attempts) open the circuit and end it. Asks 2–4: refused
+    // while it is open, handed back, and asked once it lets asks through again.
+    const asks = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .select(['outcome', 'error', 'attempts'])
+      .where('run_id', '=', run.runId)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      asks.map((a) => [a.outcome, Number(a.attempts)]),
+      [
+        ['error', 1],
+        ['ok', 1],
+        ['ok', 1],
+        ['ok', 1],
+      ],
+    );
+    assert.doesNotMatch(asks[0]?.error ?? '', /circuit/);
+    assert.equal(fakes.chatgpt.requests.length, 2 + 3);
+    const usage = await ctx.dbs.primary
+      .selectFrom('org_ask_usage')
+      .select('asks')
+      .where('org_id', '=', t.orgId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(usage.asks), 4);
+    assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_deferred').length, 3);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+  });
+
   it('ends an ask taken three times without a stored answer as an error, without asking again', {
     timeout: 20_000,
   }, async () => {

@@ -464,6 +464,37 @@ export async function releaseLease(db: Db, askId: number, owner: string): Promis
     .execute();
 }
 
+/**
+ * Hands back an ask `owner` claimed but could not send (the engine's circuit was open): not
+ * renewed, taken again once `until` has passed, and neither the take nor the month's count kept.
+ * False when the ask is no longer this owner's.
+ */
+export async function deferAsk(
+  db: Db,
+  ask: { id: number; orgId: number },
+  owner: string,
+  values: { until: string; month: string },
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const deferred = await trx
+      .updateTable('run_asks')
+      .set((eb) => ({ lease_owner: null, lease_expires_at: values.until, attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', ask.id)
+      .where('lease_owner', '=', owner)
+      .where('state', '=', 'asking')
+      .executeTakeFirst();
+    if (deferred.numUpdatedRows === 0n) return false;
+    await trx
+      .updateTable('org_ask_usage')
+      .set((eb) => ({ asks: eb('asks', '-', 1) }))
+      .where('org_id', '=', ask.orgId)
+      .where('month', '=', values.month)
+      .where('asks', '>', 0)
+      .execute();
+    return true;
+  });
+}
+
 /** Extends the leases `owner` holds on the asks it is still asking. */
 export async function renewLeases(db: Db, owner: string, leaseUntil: string): Promise<void> {
   await db

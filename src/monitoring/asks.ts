@@ -10,6 +10,7 @@ import {
   type AskFacts,
   categoryCompetitorNames,
   claimAsk,
+  deferAsk,
   endMonitorRun,
   findOrgMonitoring,
   findPlannedAsk,
@@ -54,8 +55,11 @@ export interface AskDeps {
   afterPublish?: (run: { orgId: number; brandId: number; runId: number }) => Promise<void>;
 }
 
-/** `elsewhere`: an ask of an engine this process lacks, left unclaimed for a process that has it. */
-export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget' | 'elsewhere';
+/**
+ * `elsewhere`: an ask of an engine this process lacks, left unclaimed for a process that has it;
+ * `deferred`: refused by the engine's open circuit, handed back until it closes.
+ */
+export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget' | 'elsewhere' | 'deferred';
 
 // What the engine said, as the import's outcomes: a refusal or block is no_result, never "not
 // mentioned"; only an answer is analysed.
@@ -315,6 +319,18 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
           `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
         )
       : await askEngine(deps, ask, engine);
+  // Stored, a circuit's refusal was a final error for every ask of the run taken while it was
+  // open (a short burst of 429s ended whole runs as errors, each counted as sent).
+  if (result.retryInMs !== undefined) {
+    const until = new Date(deps.clock().getTime() + result.retryInMs).toISOString();
+    if (await deferAsk(deps.db, ask, deps.owner, { until, month })) {
+      deps.log.info(
+        { event: 'ask_deferred', runId: ask.runId, askId: ask.id, engine: ask.engine, until },
+        `ask ${ask.id} of run ${ask.runId} waits for ${ask.engine}'s circuit to close (until ${until}); not counted`,
+      );
+      return 'deferred';
+    }
+  }
   if (!(await store(deps, ask, result, deps.clock().toISOString()))) {
     deps.log.warn(
       { event: 'ask_lease_lost', runId: ask.runId, askId: ask.id },

@@ -4,6 +4,7 @@
 // around them all, retries with exponential backoff and jitter that wait at least as long as the
 // vendor's Retry-After. The SDKs' own retries are off (maxRetries: 0) so this is the only policy.
 import {
+  BrokenCircuitError,
   bulkhead as bulkheadPolicy,
   ConsecutiveBreaker,
   circuitBreaker,
@@ -166,6 +167,7 @@ export class ResilientEngine implements Engine {
         usage: { inputTokens: 0, outputTokens: 0 },
         estimatedCostUsd: null,
         error: this.#safe(failure.message),
+        ...(error instanceof BrokenCircuitError ? { retryInMs: this.#options.breakerCooldownMs } : {}),
       };
     }
     this.#options.metrics?.observe(result);

@@ -68,6 +68,11 @@ export interface AskResult {
   estimatedCostUsd: number | null;
   /** Why an ask ended in `error`: short, and never a key or the vendor's own wording. */
   error?: string;
+  /**
+   * Set when the engine's circuit was open, so the ask got no answer because of earlier asks'
+   * failures: in how many ms the circuit lets an ask through again. Asking it then may succeed.
+   */
+  retryInMs?: number;
 }
 
 export interface Engine {
