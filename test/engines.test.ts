@@ -330,6 +330,34 @@ describe('failure is normal', () => {
     assert.equal(fakes.chatgpt.requests.length, 3);
   });
 
+  it('retries a reply in JSON but not in the vendor’s format, and skips a citation without a link', async () => {
+    reset();
+    // ChatGPT: a body without its output list (a proxy's JSON), then a real answer one of whose
+    // url_citation annotations has a number for a URL.
+    fakes.chatgpt.script(
+      { kind: 'answer', rewrite: () => '{"id":"resp_1","object":"response","output":5}' },
+      {
+        kind: 'answer',
+        rewrite: (json) => json.replace(`"url":"${PAGES[1].url}?utm_source=openai"`, '"url":5'),
+      },
+    );
+    const chatgpt = await ask(engines().get('chatgpt'));
+    assert.equal(chatgpt.outcome, 'answered', chatgpt.error);
+    assert.equal(fakes.chatgpt.requests.length, 2);
+    assert.deepEqual(
+      chatgpt.sources.map((s) => s.url),
+      [`${PAGES[0].url}?utm_source=openai`],
+    );
+    // An OpenAI-compatible endpoint whose message content is a number, every time.
+    fakes.openai_compatible.fallback = {
+      kind: 'answer',
+      rewrite: (json) => json.replace(/"content":"[^"]*"/, '"content":5'),
+    };
+    const compatible = await ask(engines().get('openai_compatible'));
+    assert.deepEqual([compatible.outcome, compatible.error], ['error', 'malformed response from the vendor']);
+    assert.equal(fakes.openai_compatible.requests.length, 3);
+  });
+
   it('times out a hung request, retries it, then ends in error', async () => {
     reset();
     fakes.gemini.fallback = { kind: 'hang' };
@@ -350,7 +378,7 @@ describe('failure is normal', () => {
     assert.equal(first.error, 'server error (HTTP 500 api_error)');
     const [second, chatgpt] = await Promise.all([ask(claude), ask(all.get('chatgpt'))]);
     assert.equal(second.error, 'circuit open after repeated failures');
-    assert.equal(chatgpt.outcome, 'answered');
+    assert.equal(chatgpt.outcome, 'answered', chatgpt.error);
     assert.equal(fakes.claude.requests.length, 3);
     const third = await ask(claude);
     assert.equal(third.error, 'circuit open after repeated failures');

@@ -4,6 +4,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { EngineConfig } from '../../config.ts';
+import { readVendor } from './errors.ts';
 import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 /** Perplexity's additions to the chat completion body. */
@@ -80,7 +81,7 @@ function chatAdapter(
         { model: config.model, messages: [{ role: 'user', content: request.prompt }] },
         { signal },
       );
-      return readCompletion(completion, sources(completion));
+      return readVendor(() => readCompletion(completion, sources(completion)));
     },
   };
 }

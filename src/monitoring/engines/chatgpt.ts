@@ -4,6 +4,7 @@
 import type OpenAI from 'openai';
 import type { Response } from 'openai/resources/responses/responses';
 import type { EngineConfig } from '../../config.ts';
+import { MalformedReply, readVendor } from './errors.ts';
 import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 export function readResponse(response: Response): VendorReply {
@@ -50,11 +51,14 @@ export function chatgptAdapter(config: EngineConfig): EngineAdapter {
     name: 'chatgpt',
     model: config.model,
     async call(request, signal) {
-      const response = await (await client()).responses.create(
-        { model: config.model, input: request.prompt, tools: [{ type: 'web_search' }] },
-        { signal },
-      );
-      return readResponse(response);
+      const response = await (await client()).responses
+        .create({ model: config.model, input: request.prompt, tools: [{ type: 'web_search' }] }, { signal })
+        .catch((error: unknown) => {
+          // The SDK walks the output itself (for its `output_text`): a body without that list fails
+          // inside it, as a TypeError; its network failures are APIConnectionErrors.
+          throw error instanceof TypeError ? new MalformedReply() : error;
+        });
+      return readVendor(() => readResponse(response));
     },
   };
 }

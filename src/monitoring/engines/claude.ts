@@ -4,6 +4,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { EngineConfig } from '../../config.ts';
+import { readVendor } from './errors.ts';
 import { type EngineAdapter, onFirstUse, type Source, type Usage, uniqueSources } from './types.ts';
 
 const MAX_TOKENS = 4096;
@@ -60,14 +61,17 @@ export function claudeAdapter(config: EngineConfig): EngineAdapter {
           },
           { signal },
         );
-        usage.inputTokens += message.usage.input_tokens;
-        usage.outputTokens += message.usage.output_tokens;
-        webSearches += message.usage.server_tool_use?.web_search_requests ?? 0;
-        content.push(...message.content);
+        const turnMessage = message;
+        readVendor(() => {
+          usage.inputTokens += turnMessage.usage.input_tokens;
+          usage.outputTokens += turnMessage.usage.output_tokens;
+          webSearches += turnMessage.usage.server_tool_use?.web_search_requests ?? 0;
+          content.push(...turnMessage.content);
+        });
         if (message.stop_reason !== 'pause_turn' || turn >= MAX_CONTINUATIONS) break;
         messages.splice(1, 1, { role: 'assistant', content });
       }
-      const { text, sources } = readContent(content);
+      const { text, sources } = readVendor(() => readContent(content));
       return {
         kind: message.stop_reason === 'refusal' ? 'declined' : 'answer',
         text,

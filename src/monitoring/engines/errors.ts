@@ -19,6 +19,27 @@ export class VendorHttpError extends Error {
   }
 }
 
+/** A reply that is JSON but not in the vendor's format (a proxy's answer, an API that changed). */
+export class MalformedReply extends Error {
+  override name = 'MalformedReply';
+  constructor() {
+    super("the reply is not in the vendor's format");
+  }
+}
+
+/**
+ * Reads a vendor's parsed reply. Anything not in its format (a missing field, a number where a
+ * text goes) is a MalformedReply, retried like a body that is not JSON: thrown as it was (a
+ * TypeError), it was an "unexpected failure" that ended a paid ask without another attempt.
+ */
+export function readVendor<T>(read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new MalformedReply();
+  }
+}
+
 export interface Failure {
   /** Worth another attempt: rate limits, overload, server errors, lost connections, timeouts. */
   transient: boolean;
@@ -98,7 +119,7 @@ export function describeFailure(error: unknown, timeoutMs: number): Failure {
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError')) {
     return { transient: false, retryAfterMs: undefined, message: 'cancelled' };
   }
-  if (error instanceof SyntaxError) {
+  if (error instanceof SyntaxError || error instanceof MalformedReply) {
     // A 200 whose body is not JSON: a proxy or a vendor hiccup, not something we sent wrong.
     return { transient: true, retryAfterMs: undefined, message: 'malformed response from the vendor' };
   }

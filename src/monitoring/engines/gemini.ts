@@ -3,7 +3,7 @@
 // api-redirect/…) whose title is the cited site's domain, not the page's own URL and title.
 import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import type { EngineConfig } from '../../config.ts';
-import { retryAfterFromHeaders, VendorHttpError } from './errors.ts';
+import { readVendor, retryAfterFromHeaders, VendorHttpError } from './errors.ts';
 import { type EngineAdapter, onFirstUse, type Source, uniqueSources, type VendorReply } from './types.ts';
 
 // Finish reasons that mean Gemini withheld the answer, not that it ran out of room.
@@ -92,7 +92,7 @@ export function geminiAdapter(config: EngineConfig): EngineAdapter {
         contents: request.prompt,
         config: { tools: [{ googleSearch: {} }], abortSignal: signal },
       });
-      return readGenerateContent(response);
+      return readVendor(() => readGenerateContent(response));
     },
   };
 }

@@ -21,7 +21,7 @@ import {
   wrap,
 } from 'cockatiel';
 import type { EngineConfig } from '../../config.ts';
-import { describeFailure, redact } from './errors.ts';
+import { describeFailure, MalformedReply, redact } from './errors.ts';
 import type { EngineMetrics } from './metrics.ts';
 import { estimateCostUsd } from './pricing.ts';
 import { type Clock, MinuteWindow, systemClock } from './rate-limit.ts';
@@ -185,6 +185,11 @@ export class ResilientEngine implements Engine {
       ({ signal: attempt }) => this.#adapter.call(request, attempt),
       signal,
     );
+    // Read by hand from a parsed body the SDK does not check: a text that is no text was a
+    // TypeError further on (an "unexpected failure", not retried), and a model name that is no
+    // text failed the store.
+    if (typeof reply.text !== 'string') throw new MalformedReply();
+    if (reply.vendorModel !== null && typeof reply.vendorModel !== 'string') reply.vendorModel = null;
     const usage = {
       inputTokens: tokenCount(reply.usage.inputTokens),
       outputTokens: tokenCount(reply.usage.outputTokens),

@@ -118,10 +118,12 @@ export function onFirstUse<T>(build: () => Promise<T>): () => Promise<T> {
 export function uniqueSources(sources: Iterable<Source>): Source[] {
   const byUrl = new Map<string, Source>();
   for (const source of sources) {
-    if (!source.url) continue;
+    // A citation whose link is not a text (a vendor's malformed annotation) names no page.
+    if (typeof source.url !== 'string' || source.url === '') continue;
+    const title = typeof source.title === 'string' && source.title !== '' ? source.title : null;
     const seen = byUrl.get(source.url);
-    if (seen === undefined) byUrl.set(source.url, { url: source.url, title: source.title || null });
-    else if (seen.title === null && source.title) seen.title = source.title;
+    if (seen === undefined) byUrl.set(source.url, { url: source.url, title });
+    else if (seen.title === null && title) seen.title = title;
   }
   return [...byUrl.values()];
 }
