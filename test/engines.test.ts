@@ -139,6 +139,20 @@ describe('answers and the sources each vendor attributes', () => {
     }
   });
 
+  it('claude: a search count that is no count is 0, and only the tokens are priced', async () => {
+    reset();
+    for (const count of ['1e400', '-7']) {
+      fakes.claude.script({
+        kind: 'answer',
+        rewrite: (json) => json.replace('"web_search_requests":1', `"web_search_requests":${count}`),
+      });
+      const result = await ask(engines().get('claude'));
+      assert.equal(result.outcome, 'answered');
+      // claude-sonnet-5-5: 6,000 × $2/M + 400 × $10/M = 0.012 + 0.004, no search.
+      assert.equal(result.estimatedCostUsd, 0.016);
+    }
+  });
+
   it('claude: Messages API with web search; the answer is the text after the search, sources its citations', async () => {
     reset();
     const result = await ask(engines().get('claude'));

@@ -470,6 +470,46 @@ describe('a monitoring run', () => {
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
+  it('ends, counted, an ask that was sent and then met the open circuit; only an unsent one is handed back', {
+    timeout: 20_000,
+  }, async () => {
+    const t = await tenant(3);
+    fakes.chatgpt.fallback = { kind: 'status', status: 500 };
+    const deps = askDeps(ctx.dbs.primary, {
+      ...fakes.env,
+      SIGHTLINE_ENGINE_BREAKER_FAILURES: '2',
+      SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS: '200',
+    });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1, concurrency: 1 });
+    await work;
+    // Ask 1: two 500s open the circuit. Ask 2: refused unsent, handed back; once the circuit lets
+    // one through, its probe fails (reopening it) and its retry meets the open circuit: sent, so
+    // ended and counted. Ask 3: handed back twice, then the same as ask 2.
+    const asks = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .select(['outcome', 'error', 'attempts'])
+      .where('run_id', '=', run.runId)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      asks.map((a) => [a.outcome, a.error, Number(a.attempts)]),
+      [
+        ['error', 'server error (HTTP 500 server_error)', 1],
+        ['error', 'circuit open after repeated failures', 1],
+        ['error', 'circuit open after repeated failures', 1],
+      ],
+    );
+    assert.equal(fakes.chatgpt.requests.length, 2 + 1 + 1);
+    const usage = await ctx.dbs.primary
+      .selectFrom('org_ask_usage')
+      .select('asks')
+      .where('org_id', '=', t.orgId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(usage.asks), 3);
+    assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_deferred').length, 3);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+  });
+
   it('ends an ask taken three times without a stored answer as an error, without asking again', {
     timeout: 20_000,
   }, async () => {

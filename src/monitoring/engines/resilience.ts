@@ -70,12 +70,12 @@ class RetryAfterBackoff implements IBackoffFactory<IRetryBackoffContext<unknown>
 }
 
 /**
- * A token count as a vendor reported it, if it is one: a whole number from 0 to 2^31 − 1, else 0
- * (unknown). JSON's `1e400` reads as Infinity, which filled the engine's token window for a
- * minute and was stored as `Inf`; a negative or fractional count was stored as it came, and one
- * over an integer column's range failed the store at every attempt on PostgreSQL.
+ * A count (tokens, searches) as a vendor reported it, if it is one: a whole number from 0 to
+ * 2^31 − 1, else 0 (unknown). JSON's `1e400` reads as Infinity, which filled the engine's token
+ * window for a minute and was stored as `Inf`; a negative or fractional count was stored as it
+ * came, and one over an integer column's range failed the store at every attempt on PostgreSQL.
  */
-function tokenCount(reported: number): number {
+function vendorCount(reported: number): number {
   return Number.isSafeInteger(reported) && reported >= 0 && reported <= 2_147_483_647 ? reported : 0;
 }
 
@@ -148,12 +148,15 @@ export class ResilientEngine implements Engine {
 
   async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AskResult> {
     const started = this.#clock.now();
+    // Whether an attempt got past the breaker: an ask the open circuit refused before any did was
+    // never sent, and may be handed back uncounted; one whose retry met it was sent, and paid for.
+    let attempted = false;
     let result: AskResult;
     try {
-      const reply = await this.#policy.execute(
-        ({ signal }) => this.#attempt(request, signal),
-        options.signal,
-      );
+      const reply = await this.#policy.execute(({ signal }) => {
+        attempted = true;
+        return this.#attempt(request, signal);
+      }, options.signal);
       result = this.#result(reply, started);
     } catch (error) {
       const failure = describeFailure(error, this.#config.limits.timeoutMs);
@@ -167,7 +170,9 @@ export class ResilientEngine implements Engine {
         usage: { inputTokens: 0, outputTokens: 0 },
         estimatedCostUsd: null,
         error: this.#safe(failure.message),
-        ...(error instanceof BrokenCircuitError ? { retryInMs: this.#options.breakerCooldownMs } : {}),
+        ...(error instanceof BrokenCircuitError && !attempted
+          ? { retryInMs: this.#options.breakerCooldownMs }
+          : {}),
       };
     }
     this.#options.metrics?.observe(result);
@@ -191,11 +196,12 @@ export class ResilientEngine implements Engine {
     if (typeof reply.text !== 'string') throw new MalformedReply();
     if (reply.vendorModel !== null && typeof reply.vendorModel !== 'string') reply.vendorModel = null;
     const usage = {
-      inputTokens: tokenCount(reply.usage.inputTokens),
-      outputTokens: tokenCount(reply.usage.outputTokens),
+      inputTokens: vendorCount(reply.usage.inputTokens),
+      outputTokens: vendorCount(reply.usage.outputTokens),
     };
     tokens.settle(usage.inputTokens + usage.outputTokens);
-    return { ...reply, usage };
+    // Priced per search: a count that is none (1e400, -7) made the cost Infinity or negative.
+    return { ...reply, usage, webSearches: vendorCount(reply.webSearches) };
   }
 
   #result(reply: VendorReply, started: number): AskResult {
