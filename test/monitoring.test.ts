@@ -724,6 +724,42 @@ describe('a monitoring run', () => {
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
+  it('asks nothing of a paused brand’s unfinished run until the brand is active again', async () => {
+    const t = await tenant(2);
+    const db = ctx.dbs.primary;
+    const deps = askDeps(db, fakes.env);
+    const monitoring = await findBrandMonitoring(db, t.orgId, t.brandId);
+    assert.ok(monitoring);
+    const [run] = await planRuns(
+      db,
+      monitoring,
+      { engines: ['chatgpt'], samples: 1 },
+      deps.configured,
+      new Date(),
+    );
+    const runId = run?.runId ?? 0;
+    const status = (value: string) =>
+      db.updateTable('brands').set({ status: value }).where('id', '=', t.brandId).execute();
+    await status('paused');
+    const [first] = await db
+      .selectFrom('run_asks')
+      .select('id')
+      .where('run_id', '=', runId)
+      .orderBy('id')
+      .execute();
+    assert.equal(await executeAsk(deps, first?.id ?? 0), 'taken');
+    await runAsks(deps, { runIds: [runId], concurrency: 2, pollMs: 20, done: async () => true });
+    assert.equal(fakes.chatgpt.requests.length, 0);
+    await status('active');
+    await runAsks(deps, {
+      runIds: [runId],
+      concurrency: 2,
+      pollMs: 20,
+      done: async () => (await findMonitorRun(db, runId))?.status !== 'running',
+    });
+    assert.equal(fakes.chatgpt.requests.length, 2);
+  });
+
   it('resumes the category run in flight instead of planning a second one', async () => {
     const t = await tenant(1);
     const deps = askDeps(ctx.dbs.primary, fakes.env);

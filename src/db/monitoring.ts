@@ -312,8 +312,11 @@ export async function claimableAskIds(
   let query = db
     .selectFrom('run_asks as a')
     .innerJoin('runs as r', 'r.id', 'a.run_id')
+    .innerJoin('brands as b', 'b.id', 'r.brand_id')
     .select('a.id')
     .where('r.status', '=', 'running')
+    // Only active brands are asked: a paused brand's unfinished run waits until it is active again.
+    .where('b.status', '=', 'active')
     .where('a.engine', 'in', scope.engines);
   if (scope.runIds) query = query.where('a.run_id', 'in', scope.runIds.length > 0 ? scope.runIds : [0]);
   const rows = await query
@@ -406,9 +409,11 @@ export async function claimAsk(
           eb.exists(
             eb
               .selectFrom('runs')
+              .innerJoin('brands', 'brands.id', 'runs.brand_id')
               .select(sql`1`.as('one'))
               .whereRef('runs.id', '=', 'run_asks.run_id')
-              .where('runs.status', '=', 'running'),
+              .where('runs.status', '=', 'running')
+              .where('brands.status', '=', 'active'),
           ),
         )
         .returning('attempts')
