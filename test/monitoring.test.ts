@@ -9,7 +9,8 @@ import { setRunPublished } from '../src/ingest/runs.ts';
 import { executeAsk } from '../src/monitoring/asks.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { runAsks } from '../src/monitoring/runner.ts';
-import { runWorker } from '../src/monitoring/worker.ts';
+import { updateBrandMonitoring } from '../src/monitoring/settings.ts';
+import { runWorker, scheduleDue } from '../src/monitoring/worker.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { ANSWER, PAGES } from './support/fake-engines.ts';
 import { insertOrg, mintKey } from './support/fixtures.ts';
@@ -758,6 +759,35 @@ describe('a monitoring run', () => {
       done: async () => (await findMonitorRun(db, runId))?.status !== 'running',
     });
     assert.equal(fakes.chatgpt.requests.length, 2);
+  });
+
+  it('leaves a due schedule to a worker with all its engines, saying so once', async () => {
+    const t = await tenant(1);
+    const db = ctx.dbs.primary;
+    await updateBrandMonitoring(
+      db,
+      t.orgId,
+      t.brandId,
+      { cadence: 'daily', engines: ['chatgpt', 'perplexity'], samples: 1 },
+      new Date(),
+    );
+    const due = new Date(Date.now() - 60_000).toISOString();
+    await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    const { PERPLEXITY_API_KEY: _, ...chatgptOnly } = fakes.env;
+    const partial = askDeps(db, chatgptOnly);
+    const noted = new Set<string>();
+    // Claimed here, the slot was skipped for the whole fleet ("engine perplexity is not configured").
+    assert.equal(await scheduleDue(partial, partial.configured, noted), 0);
+    assert.equal(await scheduleDue(partial, partial.configured, noted), 0);
+    assert.deepEqual(
+      partial.log.lines.map((l) => l.message),
+      [`brand ${t.brandId}: its run due ${due} waits for a worker with perplexity configured`],
+    );
+    assert.equal((await findBrandMonitoring(db, t.orgId, t.brandId))?.nextRunAt, due);
+    const full = askDeps(db, fakes.env);
+    assert.equal(await scheduleDue(full, full.configured), 1);
+    const runs = await db.selectFrom('runs').select('id').where('brand_id', '=', t.brandId).execute();
+    assert.equal(runs.length, 1);
   });
 
   it('resumes the category run in flight instead of planning a second one', async () => {

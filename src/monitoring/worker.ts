@@ -8,7 +8,7 @@ import type { EngineName } from '../config.ts';
 import { asksWaitingForEngines, claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
 import { nextRunAt, type Schedule } from '../domain/schedule.ts';
 import { type AskDeps, completeLeftRuns } from './asks.ts';
-import { MonitoringError, type PlannedRun, planRuns } from './plan.ts';
+import { MonitoringError, type PlannedRun, planRuns, runEngines } from './plan.ts';
 import { startAskQueue } from './queue.ts';
 import { heartbeat, runAsks } from './runner.ts';
 
@@ -55,12 +55,32 @@ async function warnWaiting(
   }
 }
 
-/** Plans the runs of every brand whose next run is due; returns how many brands it served. */
-export async function scheduleDue(deps: AskDeps, configured: ReadonlySet<EngineName>): Promise<number> {
+/**
+ * Plans the runs of every brand whose next run is due; returns how many brands it served. A brand
+ * with an engine this worker has no key for is left to a worker that has them all (`noted`: the
+ * slots already said so, once each): claimed here, its slot was skipped for the whole fleet.
+ */
+export async function scheduleDue(
+  deps: AskDeps,
+  configured: ReadonlySet<EngineName>,
+  noted: Set<string> = new Set(),
+): Promise<number> {
   const now = deps.clock();
   let served = 0;
   for (const brand of await dueBrands(deps.db, now.toISOString(), 100)) {
     const due = brand.nextRunAt as string;
+    const lacking = runEngines(brand, {}).filter((engine) => !configured.has(engine));
+    if (lacking.length > 0) {
+      const slot = `${brand.brandId} ${due}`;
+      if (!noted.has(slot)) {
+        noted.add(slot);
+        deps.log.warn(
+          { event: 'schedule_waiting', brandId: brand.brandId, orgId: brand.orgId, due, engines: lacking },
+          `brand ${brand.brandId}: its run due ${due} waits for a worker with ${lacking.join(', ')} configured`,
+        );
+      }
+      continue;
+    }
     const schedule: Schedule = {
       cadence: brand.cadence as Schedule['cadence'],
       time: brand.time,
@@ -98,9 +118,10 @@ async function scheduleLoop(
   signal: AbortSignal,
   afterEach: () => Promise<unknown>,
 ) {
+  const noted = new Set<string>();
   while (!signal.aborted) {
     try {
-      await scheduleDue(deps, options.configured);
+      await scheduleDue(deps, options.configured, noted);
       await afterEach();
     } catch (error) {
       deps.log.error(
