@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Analytics } from '../src/reports/data.ts';
-import { competitorTable, shareOfVoiceBars } from '../src/reports/sections.ts';
+import type { Analytics, ReportData } from '../src/reports/data.ts';
+import {
+  competitorTable,
+  describeChange,
+  headlineKpis,
+  shareOfVoiceBars,
+  whatChanged,
+} from '../src/reports/sections.ts';
 
 // The share-of-voice table and bars of a report list the names mentioned most, and always the
 // report's own brand, at its own place.
@@ -65,5 +71,57 @@ describe('report sections: share of voice', () => {
       ['3', 'Rival C'],
       ['4', 'Acme (you)'],
     ]);
+  });
+});
+
+describe('report sections: a window without a scored run', () => {
+  // The API carries the score forward from the last run before the window (delta 0, within noise).
+  const data = {
+    brand: { name: 'Acme' },
+    scope: {
+      analytics: {
+        window: { range: '30d' },
+        metrics: {
+          mentionRate: { value: null, delta: null, suppressedReason: 'no_data', significance: null },
+          avgRank: { value: null, delta: null, suppressedReason: 'no_data', significance: null },
+          sampleCount: 0,
+        },
+        shareOfVoice: { visible: [] },
+        sources: { items: [] },
+        platforms: { apiPlatforms: [] },
+      },
+      scoreHistory: {
+        points: [],
+        windowedDelta: {
+          delta: 0,
+          latestScore: 17.5,
+          boundaryScore: 17.5,
+          spanLabel: '30d',
+          significance: 'within_noise',
+          suppressedReason: null,
+        },
+      },
+    },
+    promptChanges: [],
+  } as unknown as ReportData;
+
+  it('says there was none, not that the score held steady', () => {
+    assert.deepEqual(whatChanged(data, 5), [
+      'No scored run over the last 30 days: the visibility score is still 17.5, from the last run before.',
+    ]);
+    const [score] = headlineKpis(data.scope);
+    assert.deepEqual(
+      { value: score?.value, change: score?.change, note: score?.note },
+      { value: '17.5', change: null, note: 'no scored run in this window: the score of the last run before' },
+    );
+  });
+
+  it('names an engine without answers in the window by its label, not its id', () => {
+    const change = describeChange(data, {
+      kind: 'model_mention',
+      model: 'chatgpt',
+      direction: 'stopped',
+    } as never);
+    assert.equal(change.text, 'ChatGPT stopped mentioning Acme');
   });
 });

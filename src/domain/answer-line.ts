@@ -149,6 +149,9 @@ const MODEL_LABELS: Record<string, string> = {
   deepseek: 'DeepSeek',
 };
 
+/** The label an answer of `model` is given when its line names none (its id, for a model not listed). */
+export const defaultModelLabel = (model: string): string => MODEL_LABELS[model] ?? model;
+
 const validator = Compile(AnswerLineSchema);
 
 // What to say about a field whose value the schema refuses: the rule, in the reader's terms.
@@ -247,7 +250,7 @@ export function normalizeAnswerLine(value: unknown, now: Date): { line: AnswerLi
       methodology,
       externalKey: raw.externalKey?.trim() ?? null,
       model: raw.model,
-      modelLabel: raw.modelLabel ?? MODEL_LABELS[raw.model] ?? raw.model,
+      modelLabel: raw.modelLabel ?? defaultModelLabel(raw.model),
       surface: raw.surface ?? 'api',
       outcome,
       sampleCount: raw.sampleCount ?? 1,

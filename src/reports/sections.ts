@@ -1,6 +1,7 @@
 // Building blocks the report types share: each turns one API block into a layout block. They
 // choose and format figures; they never derive one the API does not serve.
 
+import { defaultModelLabel } from '../domain/answer-line.ts';
 import { quote } from '../domain/quote.ts';
 import type { Recommendation } from '../serializers/recommendations.ts';
 import type { Analytics, PromptChangeEntry, PromptChanges, ReportData, ScopeFigures } from './data.ts';
@@ -28,12 +29,16 @@ export function headlineKpis(scope: ScopeFigures): Kpi[] {
       label: 'Visibility score',
       // With no scored run at all the API's latestScore is 0 beside no_data: there is no score.
       value: f.score(windowedDelta.suppressedReason === 'no_data' ? null : windowedDelta.latestScore),
-      change: f.judged(f.scoreChange(windowedDelta.delta), windowedDelta.significance),
-      note: comparedNote(
-        windowedDelta.suppressedReason,
-        spanPhrase(windowedDelta.spanLabel),
-        windowedDelta.significance,
-      ),
+      ...(scope.scoreHistory.points.length === 0 && windowedDelta.delta !== null
+        ? { change: null, note: 'no scored run in this window: the score of the last run before' }
+        : {
+            change: f.judged(f.scoreChange(windowedDelta.delta), windowedDelta.significance),
+            note: comparedNote(
+              windowedDelta.suppressedReason,
+              spanPhrase(windowedDelta.spanLabel),
+              windowedDelta.significance,
+            ),
+          }),
     },
     {
       label: 'Mention rate',
@@ -252,8 +257,12 @@ export function newSources(analytics: Analytics) {
   return analytics.sources.items.filter((s) => s.previousShare === 0 || s.previousShare === null);
 }
 
+// An engine without answers in the window is not among its platforms: it still has its name.
 function modelLabel(data: ReportData, model: string): string {
-  return data.scope.analytics.platforms.apiPlatforms.find((p) => p.model === model)?.modelLabel ?? model;
+  return (
+    data.scope.analytics.platforms.apiPlatforms.find((p) => p.model === model)?.modelLabel ??
+    defaultModelLabel(model)
+  );
 }
 
 /** One change-feed entry in words, e.g. "ChatGPT started mentioning the brand". */
@@ -323,7 +332,14 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   const versus = previousPeriod(analytics);
   const lines: string[] = [];
   const { windowedDelta } = scoreHistory;
-  if (windowedDelta.delta !== null) {
+  // The API carries the score forward from the last run before the window: without a run in it,
+  // "held steady from 17.5 to 17.5" would report as news what is only the lack of any.
+  if (windowedDelta.delta !== null && scoreHistory.points.length === 0) {
+    lines.push(
+      `No scored run ${inSpan(windowedDelta.spanLabel)}: the visibility score is still ` +
+        `${f.score(windowedDelta.latestScore)}, from the last run before.`,
+    );
+  } else if (windowedDelta.delta !== null) {
     lines.push(
       `Visibility score ${moved(windowedDelta.delta, f.scoreChange(windowedDelta.delta), windowedDelta.significance)} ` +
         `${spanPhrase(windowedDelta.spanLabel)}, from ${f.score(windowedDelta.boundaryScore)} to ` +
@@ -358,6 +374,12 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   }
   return lines.length > 0 ? lines.slice(0, limit) : ['No measurable change against the previous period.'];
 }
+
+/** The span as "over the last 30 days", "since 2026-01-01" or "from 2026-01-01 to 2026-01-31". */
+const inSpan = (spanLabel: string) => {
+  const phrase = spanPhrase(spanLabel);
+  return /^\d/.test(phrase) ? `from ${phrase}` : phrase;
+};
 
 /** A windowed delta's span in words: "30d" → "over the last 30 days". */
 export function spanPhrase(spanLabel: string): string {
