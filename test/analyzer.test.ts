@@ -116,6 +116,22 @@ describe('analyzer pieces', () => {
     assert.equal(analyzer.analyze({ text: 'Nobody here.' }).mentioned, false);
   });
 
+  it('ranks by a list item led by a name longer than six words (eight in bold)', () => {
+    const brand = 'Acme Widgets Incorporated International Holdings Group of Companies Limited Worldwide';
+    const analyzer = createAnalyzer({ brand: { name: brand }, competitors: [{ name: 'Evil Corp' }] });
+    for (const text of [
+      `1. **${brand}** – great.\n2. **Evil Corp** – ok.\n`,
+      `1. ${brand} – great.\n2. Evil Corp – ok.\n`,
+    ]) {
+      const result = analyzer.analyze({ text });
+      assert.deepEqual(
+        [result.rank, result.competitors.map((c) => [c.name, c.rank])],
+        [1, [['Evil Corp', 2]]],
+        text,
+      );
+    }
+  });
+
   it('reports sentiment and rank as null when the brand is absent', () => {
     const result = analyzeAnswer({ brand: { name: 'Acme' }, competitors: [] }, { text: 'Globex is great.' });
     assert.deepEqual([result.mentioned, result.rank, result.sentiment], [false, null, null]);

@@ -36,7 +36,7 @@ function analyzeWith(
   answer: AnswerInput,
 ): Analysis {
   const prepared = prepareAnswer(answer.text, answer.html);
-  const structure = parseStructure(prepared.masked);
+  const structure = parseStructure(prepared.masked, compiled.longestNameWords);
   const mentions = findMentions(compiled, prepared.masked, prepared.folded, structure);
   const ranking = rankEntities(structure, mentions, knownKeys, prepared.masked);
   const mentioned = ranking.entities.has(BRAND);

@@ -29,6 +29,8 @@ export interface CompiledEntities {
   entities: EntityDef[];
   pattern: RegExp | null;
   variants: Map<string, Variant>;
+  /** Words in the longest name or alias: a list item's lead may be as long (structure.ts). */
+  longestNameWords: number;
 }
 
 export interface Mention extends Span {
@@ -83,7 +85,8 @@ export function compileEntities(subject: AnalyzerSubject): CompiledEntities {
     spellings.length > 0
       ? new RegExp(`(?<!${WORD})(?:${spellings.map(escapeVariant).join('|')})(?!${WORD})`, 'giv')
       : null;
-  return { entities, pattern, variants };
+  const longestNameWords = Math.max(0, ...spellings.map((s) => s.trim().split(/\s+/).length));
+  return { entities, pattern, variants, longestNameWords };
 }
 
 type Evidence = 'strong' | 'weak' | 'none';

@@ -73,33 +73,36 @@ function wordCount(text: string): number {
 }
 
 /** The text before the first separator, when it is short enough to be a name. */
-function leadUpToSeparator(text: string, from: number, to: number): Span | null {
+function leadUpToSeparator(text: string, from: number, to: number, maxWords: number): Span | null {
   const slice = text.slice(from, to);
   const cut = SEPARATOR.exec(slice);
   const end = from + (cut ? cut.index : slice.length);
   const lead = text.slice(from, end);
-  if (!lead.trim() || wordCount(lead) > MAX_LEAD_WORDS) return null;
+  if (!lead.trim() || wordCount(lead) > maxWords) return null;
   return { start: from, end };
 }
 
-/** Lead spans of an entry whose content runs from `from` to `to`. */
-export function leadsOf(text: string, from: number, to: number): Span[] {
+/**
+ * Lead spans of an entry whose content runs from `from` to `to`, of at most `maxWords` words (two
+ * more in bold).
+ */
+export function leadsOf(text: string, from: number, to: number, maxWords: number): Span[] {
   const start = from + (PREFIX.exec(text.slice(from, to))?.[0].length ?? 0);
   const marker = text.slice(start, start + 2);
   if (marker === '**' || marker === '__') {
     const close = text.indexOf(marker, start + 2);
     if (close !== -1 && close < to) {
       const leads: Span[] = [];
-      if (wordCount(text.slice(start + 2, close)) <= MAX_LEAD_WORDS + 2)
+      if (wordCount(text.slice(start + 2, close)) <= maxWords + 2)
         leads.push({ start: start + 2, end: close });
       // "**Best overall:** Asana — …": the bold is a label and the name follows it.
       const after = close + 2 + (/^[\s:–—-]*/.exec(text.slice(close + 2, to))?.[0].length ?? 0);
-      const rest = leadUpToSeparator(text, after, to);
+      const rest = leadUpToSeparator(text, after, to, maxWords);
       if (rest) leads.push(rest);
       return leads;
     }
   }
-  const lead = leadUpToSeparator(text, start, to);
+  const lead = leadUpToSeparator(text, start, to, maxWords);
   return lead ? [lead] : [];
 }
 
@@ -121,7 +124,13 @@ interface OpenItem {
   entry: Entry;
 }
 
-export function parseStructure(text: string): Structure {
+/**
+ * `longestName`: words in the longest name the answer is searched for. A lead is a name's length
+ * (six words, eight in bold) or that name's, whichever is longer: a brand named in nine words
+ * never led its list item, so the item ranked the competitor after it first.
+ */
+export function parseStructure(text: string, longestName = 0): Structure {
+  const leadWords = Math.max(MAX_LEAD_WORDS, longestName);
   const lines = splitLines(text);
   const groups: Group[] = [];
   const tableRows = new Set<number>();
@@ -177,7 +186,7 @@ export function parseStructure(text: string): Structure {
       const entry = add(group, {
         kind: 'heading',
         start: line.start,
-        leads: leadsOf(text, line.start + heading[0].length, line.end),
+        leads: leadsOf(text, line.start + heading[0].length, line.end, leadWords),
         body: { start: line.start, end: line.end },
         parent: null,
         level,
@@ -206,7 +215,7 @@ export function parseStructure(text: string): Structure {
         add(group, {
           kind: 'table',
           start: row.start,
-          leads: cells.flatMap((c) => leadsOf(text, c.start, c.end)),
+          leads: cells.flatMap((c) => leadsOf(text, c.start, c.end, leadWords)),
           body: { start: row.start, end: row.end },
           parent: null,
           level: 0,
@@ -241,7 +250,7 @@ export function parseStructure(text: string): Structure {
       const entry = add(group, {
         kind: 'list',
         start: line.start,
-        leads: leadsOf(text, line.start + item[0].length, line.end),
+        leads: leadsOf(text, line.start + item[0].length, line.end, leadWords),
         body: { start: line.start, end: line.end },
         parent,
         level: stack.length,
@@ -264,7 +273,7 @@ export function parseStructure(text: string): Structure {
       stack = null;
     }
     if (!inParagraph && BOLD_START.test(line.text)) {
-      const leads = leadsOf(text, line.start, line.end);
+      const leads = leadsOf(text, line.start, line.end, leadWords);
       if (leads.length > 0) {
         boldGroup ??= newGroup(null);
         boldEntry = add(boldGroup, {
