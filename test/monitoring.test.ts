@@ -68,6 +68,44 @@ async function runOnce(
   return { run, work };
 }
 
+/** A run of the brand planned on ChatGPT, one sample per prompt, nothing asked yet; its id. */
+async function plannedOnChatgpt(brand: { orgId: number; brandId: number }, deps: ReturnType<typeof askDeps>) {
+  const monitoring = await findBrandMonitoring(ctx.dbs.primary, brand.orgId, brand.brandId);
+  assert.ok(monitoring);
+  const options = { engines: ['chatgpt' as const], samples: 1 };
+  const [run] = await planRuns(ctx.dbs.primary, monitoring, options, deps.configured, new Date());
+  assert.ok(run);
+  return run.runId;
+}
+
+/**
+ * A trigger making the database refuse `statement` (`insert on responses`) for the rows `when`
+ * (SQL over `new`) holds, with `message`, on either database; returns its removal.
+ */
+async function refusing(name: string, statement: string, when: string, message: string) {
+  const db = ctx.dbs.primary;
+  const [, table] = statement.split(' on ');
+  if (ctx.dbs.dialect === 'postgres') {
+    await sql
+      .raw(`create function ${name}() returns trigger language plpgsql
+      as $$ begin raise exception '${message}'; end $$`)
+      .execute(db);
+    await sql
+      .raw(`create trigger ${name} before ${statement}
+      for each row when (${when}) execute function ${name}()`)
+      .execute(db);
+  } else {
+    await sql
+      .raw(`create trigger ${name} before ${statement}
+      when ${when} begin select raise(abort, '${message}'); end`)
+      .execute(db);
+  }
+  return async () => {
+    await sql.raw(`drop trigger ${name}${ctx.dbs.dialect === 'postgres' ? ` on ${table}` : ''}`).execute(db);
+    if (ctx.dbs.dialect === 'postgres') await sql.raw(`drop function ${name}()`).execute(db);
+  };
+}
+
 const get = async (key: string, url: string) => {
   const response = await ctx.app.inject({ method: 'GET', url, headers: bearer(key) });
   return { status: response.statusCode, body: response.json() };
@@ -338,15 +376,7 @@ describe('a monitoring run', () => {
     // The database refuses every answered response (as a full disk or a lost connection would
     // fail the store); the error row of an exhausted ask still goes in.
     const db = ctx.dbs.primary;
-    if (ctx.dbs.dialect === 'postgres') {
-      await sql`create function refuse_answer() returns trigger language plpgsql
-        as ${sql.raw(`$$ begin raise exception 'disk full'; end $$`)}`.execute(db);
-      await sql`create trigger refuse_answer before insert on responses
-        for each row when (new.outcome = 'ok') execute function refuse_answer()`.execute(db);
-    } else {
-      await sql`create trigger refuse_answer before insert on responses
-        when new.outcome = 'ok' begin select raise(abort, 'disk full'); end`.execute(db);
-    }
+    const allow = await refusing('refuse_answer', 'insert on responses', "new.outcome = 'ok'", 'disk full');
     try {
       // A lease of 300 ms: a released ask is taken again once it runs out.
       const deps = askDeps(db, fakes.env, { leaseMs: 300 });
@@ -371,10 +401,7 @@ describe('a monitoring run', () => {
       assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_failed').length, 3);
       assert.equal((await findMonitorRun(db, run.runId))?.status, 'completed');
     } finally {
-      await sql`drop trigger refuse_answer${sql.raw(ctx.dbs.dialect === 'postgres' ? ' on responses' : '')}`.execute(
-        db,
-      );
-      if (ctx.dbs.dialect === 'postgres') await sql`drop function refuse_answer()`.execute(db);
+      await allow();
     }
   });
 
@@ -384,34 +411,19 @@ describe('a monitoring run', () => {
     const t = await tenant(1);
     const db = ctx.dbs.primary;
     // The database refuses to mark a run completed, as a process killed just before would leave it.
-    if (ctx.dbs.dialect === 'postgres') {
-      await sql`create function refuse_completion() returns trigger language plpgsql
-        as ${sql.raw(`$$ begin raise exception 'connection lost'; end $$`)}`.execute(db);
-      await sql`create trigger refuse_completion before update on runs
-        for each row when (new.status = 'completed') execute function refuse_completion()`.execute(db);
-    } else {
-      await sql`create trigger refuse_completion before update on runs
-        when new.status = 'completed' begin select raise(abort, 'connection lost'); end`.execute(db);
-    }
-    const deps = askDeps(db, fakes.env);
-    const monitoring = await findBrandMonitoring(db, t.orgId, t.brandId);
-    assert.ok(monitoring);
-    const [run] = await planRuns(
-      db,
-      monitoring,
-      { engines: ['chatgpt'], samples: 1 },
-      deps.configured,
-      new Date(),
+    const allow = await refusing(
+      'refuse_completion',
+      'update on runs',
+      "new.status = 'completed'",
+      'connection lost',
     );
-    const runId = run?.runId ?? 0;
+    const deps = askDeps(db, fakes.env);
+    const runId = await plannedOnChatgpt(t, deps);
     const once = () => runAsks(deps, { runIds: [runId], concurrency: 1, pollMs: 20, done: async () => true });
     try {
       await once();
     } finally {
-      await sql`drop trigger refuse_completion${sql.raw(ctx.dbs.dialect === 'postgres' ? ' on runs' : '')}`.execute(
-        db,
-      );
-      if (ctx.dbs.dialect === 'postgres') await sql`drop function refuse_completion()`.execute(db);
+      await allow();
     }
     const [ask] = await db
       .selectFrom('run_asks')
@@ -429,86 +441,80 @@ describe('a monitoring run', () => {
     assert.equal(fakes.chatgpt.requests.length, 1);
   });
 
-  it('hands back the asks an open circuit refused and asks them once it closes, counting what was sent', {
-    timeout: 20_000,
-  }, async () => {
-    const t = await tenant(4);
-    const rateLimited = { kind: 'status', status: 429, headers: { 'retry-after-ms': '1' } } as const;
-    fakes.chatgpt.script(rateLimited, rateLimited);
+  /**
+   * A run of `prompts` prompts on ChatGPT, one ask at a time, with a circuit that opens after two
+   * failed attempts in a row and cools down in `cooldownMs`: its asks in order, the month's count
+   * and how many asks were handed back.
+   */
+  async function throughTheCircuit(prompts: number, cooldownMs: number) {
+    const t = await tenant(prompts);
     const deps = askDeps(ctx.dbs.primary, {
       ...fakes.env,
       SIGHTLINE_ENGINE_BREAKER_FAILURES: '2',
-      SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS: '300',
+      SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS: String(cooldownMs),
     });
     const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1, concurrency: 1 });
     await work;
-    // Ask 1: two 429s in a row (its two attempts) open the circuit and end it. Asks 2–4: refused
-    // while it is open, handed back, and asked once it lets asks through again.
     const asks = await ctx.dbs.primary
       .selectFrom('run_asks')
       .select(['outcome', 'error', 'attempts'])
       .where('run_id', '=', run.runId)
       .orderBy('id')
       .execute();
-    assert.deepEqual(
-      asks.map((a) => [a.outcome, Number(a.attempts)]),
-      [
-        ['error', 1],
-        ['ok', 1],
-        ['ok', 1],
-        ['ok', 1],
-      ],
-    );
-    assert.doesNotMatch(asks[0]?.error ?? '', /circuit/);
-    assert.equal(fakes.chatgpt.requests.length, 2 + 3);
     const usage = await ctx.dbs.primary
       .selectFrom('org_ask_usage')
       .select('asks')
       .where('org_id', '=', t.orgId)
       .executeTakeFirstOrThrow();
-    assert.equal(Number(usage.asks), 4);
-    assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_deferred').length, 3);
-    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
+    return {
+      asks: asks.map((a) => [a.outcome, a.error, Number(a.attempts)]),
+      counted: Number(usage.asks),
+      deferred: deps.log.lines.filter((l) => l.fields.event === 'ask_deferred').length,
+      status: (await findMonitorRun(ctx.dbs.primary, run.runId))?.status,
+    };
+  }
+
+  it('hands back the asks an open circuit refused and asks them once it closes, counting what was sent', {
+    timeout: 20_000,
+  }, async () => {
+    const rateLimited = { kind: 'status', status: 429, headers: { 'retry-after-ms': '1' } } as const;
+    fakes.chatgpt.script(rateLimited, rateLimited);
+    const result = await throughTheCircuit(4, 300);
+    // Ask 1: two 429s in a row (its two attempts) open the circuit and end it. Asks 2–4: refused
+    // while it is open, handed back, and asked once it lets asks through again.
+    assert.deepEqual(result, {
+      asks: [
+        ['error', 'rate limited (HTTP 429 requests)', 1],
+        ['ok', null, 1],
+        ['ok', null, 1],
+        ['ok', null, 1],
+      ],
+      counted: 4,
+      deferred: 3,
+      status: 'completed',
+    });
+    assert.equal(fakes.chatgpt.requests.length, 2 + 3);
   });
 
   it('ends, counted, an ask that was sent and then met the open circuit; only an unsent one is handed back', {
     timeout: 20_000,
   }, async () => {
-    const t = await tenant(3);
     fakes.chatgpt.fallback = { kind: 'status', status: 500 };
-    const deps = askDeps(ctx.dbs.primary, {
-      ...fakes.env,
-      SIGHTLINE_ENGINE_BREAKER_FAILURES: '2',
-      SIGHTLINE_ENGINE_BREAKER_COOLDOWN_MS: '200',
-    });
-    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 1, concurrency: 1 });
-    await work;
+    const result = await throughTheCircuit(3, 200);
     // Ask 1: two 500s open the circuit. Ask 2: refused unsent, handed back; once the circuit lets
     // one through, its probe fails (reopening it) and its retry meets the open circuit: sent, so
     // ended and counted. Ask 3: handed back twice, then the same as ask 2.
-    const asks = await ctx.dbs.primary
-      .selectFrom('run_asks')
-      .select(['outcome', 'error', 'attempts'])
-      .where('run_id', '=', run.runId)
-      .orderBy('id')
-      .execute();
-    assert.deepEqual(
-      asks.map((a) => [a.outcome, a.error, Number(a.attempts)]),
-      [
+    assert.deepEqual(result, {
+      asks: [
         ['error', 'server error (HTTP 500 server_error)', 1],
         ['error', 'circuit open after repeated failures', 1],
         ['error', 'circuit open after repeated failures', 1],
       ],
-    );
+      counted: 3,
+      deferred: 3,
+      status: 'completed',
+    });
     assert.equal(fakes.chatgpt.requests.length, 2 + 1 + 1);
-    const usage = await ctx.dbs.primary
-      .selectFrom('org_ask_usage')
-      .select('asks')
-      .where('org_id', '=', t.orgId)
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(usage.asks), 3);
-    assert.equal(deps.log.lines.filter((l) => l.fields.event === 'ask_deferred').length, 3);
-    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'completed');
   });
 
   it('ends an ask taken three times without a stored answer as an error, without asking again', {
@@ -729,16 +735,7 @@ describe('a monitoring run', () => {
     const t = await tenant(2);
     const db = ctx.dbs.primary;
     const deps = askDeps(db, fakes.env);
-    const monitoring = await findBrandMonitoring(db, t.orgId, t.brandId);
-    assert.ok(monitoring);
-    const [run] = await planRuns(
-      db,
-      monitoring,
-      { engines: ['chatgpt'], samples: 1 },
-      deps.configured,
-      new Date(),
-    );
-    const runId = run?.runId ?? 0;
+    const runId = await plannedOnChatgpt(t, deps);
     const status = (value: string) =>
       db.updateTable('brands').set({ status: value }).where('id', '=', t.brandId).execute();
     await status('paused');
