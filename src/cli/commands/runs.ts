@@ -1,7 +1,7 @@
 // `sightline runs import|publish|unpublish`: captured answers in (NDJSON, docs/ingest.md), and
 // the switch that shows a run through the API.
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -35,15 +35,17 @@ async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promis
   }
   if (process.stdin.isTTY)
     throw new UsageError('pipe the answers in (… | npx sightline runs import -) or name a file');
-  const dir = await mkdtemp(join(tmpdir(), 'sightline-import-'));
   // A signal ends the process without running `finally`: the copy of stdin, which may be large,
-  // would stay in the temporary folder. The import's transaction is rolled back either way.
+  // would stay in the temporary folder. The import's transaction is rolled back either way. The
+  // folder is made synchronously once the handlers listen, so no signal falls between the two.
+  let dir: string | undefined;
   const interrupted = (signal: NodeJS.Signals) => {
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
+  dir = mkdtempSync(join(tmpdir(), 'sightline-import-'));
   try {
     const path = join(dir, 'answers.ndjson');
     await pipeline(process.stdin, createWriteStream(path));
