@@ -13,6 +13,7 @@ import { findBrandMonitoring, findMonitorRun } from '../src/db/monitoring.ts';
 import { countRecommendations } from '../src/db/recommendations.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
 import { readDraftEvidence } from '../src/domain/recommendation-evidence.ts';
+import { ahead } from '../src/domain/recommendations/rules.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
 import { runAsks } from '../src/monitoring/runner.ts';
@@ -457,6 +458,13 @@ describe('competitor_displacement', () => {
         '"Best tool 1?": Acme 1 vs 2 before, 3 vs 1 now.',
     );
     assert.equal(taken[0]?.title, "Rival took Acme's rank on 1 prompt");
+  });
+
+  it('near miss: ranks apart by less than the two decimals a finding shows are not ahead', () => {
+    // 2001 / 1000 = 2.001 and 2004 / 1000 = 2.004 both show as 2.00; 2.01 is ahead of 2.02.
+    const ranked = (rankWeighted: number) => ({ mentions: 1000, rankedWeight: 1000, rankWeighted });
+    assert.equal(ahead(ranked(2001), ranked(2004)), false);
+    assert.equal(ahead(ranked(2010), ranked(2020)), true);
   });
 
   it('near miss: Rival ranked ahead in only 1 answer (2 are needed)', async () => {

@@ -416,8 +416,16 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
 }
 
 /** `a` ranks ahead of `b`: ranked, and `b` is unranked or behind. */
+/**
+ * Whether `a` ranks ahead of `b`, at the two decimals a finding shows its ranks with: a difference
+ * below them made a finding that read "2.00 vs 2.00".
+ */
 export function ahead(a: Ranked | undefined, b: Ranked | undefined): boolean {
-  const [rankA, rankB] = [a ? averageRank(a) : null, b ? averageRank(b) : null];
+  const shown = (r: Ranked | undefined) => {
+    const rank = r ? averageRank(r) : null;
+    return rank === null ? null : roundTo(rank, 2);
+  };
+  const [rankA, rankB] = [shown(a), shown(b)];
   return rankA !== null && (rankB === null || rankA < rankB);
 }
 
