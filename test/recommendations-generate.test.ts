@@ -240,6 +240,26 @@ describe('citation_outreach', () => {
     );
   });
 
+  it('says so when the answers naming the brand cite nothing, rather than "0 of 0 (0%)"', async () => {
+    const s = await acme();
+    const [p1, p2] = s.prompts as [number, number];
+    await run(s, NOW_RUN, [
+      ...times(3, {
+        prompt: p1,
+        mentions: [{ competitor: s.rival, rank: 1 }],
+        citations: ['https://g2.com/crm'],
+      }),
+      ...times(2, { prompt: p2, mentioned: true, rank: 1 }),
+    ]);
+    await generate(s);
+    const [row] = await ofType(s, 'citation_outreach');
+    assert.equal(
+      row?.why,
+      'In the 30 days to 2026-03-01, g2.com had 3 of the 3 citations (100%) in answers naming a competitor ' +
+        '(a citation counted once for each competitor its answer names), and answers naming Acme cited no source.',
+    );
+  });
+
   it('is drafted from its evidence: by the simulated engine, or from the template', async () => {
     const s = await acme();
     await history(s, false);

@@ -269,7 +269,10 @@ export function citationOutreach(facts: Facts, ctx: RuleContext): Finding[] {
         title: `Get ${ctx.brandName} cited on ${domain}`,
         why:
           `In ${windowWords(ctx)}, ${domain} had ${count} of the ${d.competitorTotal} citations (${pct(competitorShare)}) ` +
-          `in answers naming a competitor (a citation counted once for each competitor its answer names), but ${brandCount} of ${d.brandTotal} (${pct(brandShare)}) in answers naming ${ctx.brandName}.`,
+          `in answers naming a competitor (a citation counted once for each competitor its answer names), ` +
+          (d.brandTotal > 0
+            ? `but ${brandCount} of ${d.brandTotal} (${pct(brandShare)}) in answers naming ${ctx.brandName}.`
+            : `and answers naming ${ctx.brandName} cited no source.`),
         suggestedAction: `Reach out to ${domain} (editors, listings, reviews) so that its pages engines cite cover ${ctx.brandName}.`,
         expectedImpact: `${domain}'s share of the citations in answers naming ${ctx.brandName} rises towards ${pct(competitorShare)}.`,
         impact: (competitorShare - brandShare) / OUTREACH_FULL_IMPACT_SHARE,
