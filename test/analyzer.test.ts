@@ -132,6 +132,15 @@ describe('analyzer pieces', () => {
     }
   });
 
+  it('ranks a list of 200,000 items without running out of stack', () => {
+    const items = Array.from({ length: 200_000 }, (_, i) => `- Acme item ${i}`);
+    const result = analyzeAnswer(
+      { brand: { name: 'Acme' }, competitors: [{ name: 'Globex' }] },
+      { text: ['- Globex first', ...items].join('\n') },
+    );
+    assert.deepEqual([result.mentioned, result.rank], [true, 2]);
+  });
+
   it('reports sentiment and rank as null when the brand is absent', () => {
     const result = analyzeAnswer({ brand: { name: 'Acme' }, competitors: [] }, { text: 'Globex is great.' });
     assert.deepEqual([result.mentioned, result.rank, result.sentiment], [false, null, null]);

@@ -85,7 +85,7 @@ export function compileEntities(subject: AnalyzerSubject): CompiledEntities {
     spellings.length > 0
       ? new RegExp(`(?<!${WORD})(?:${spellings.map(escapeVariant).join('|')})(?!${WORD})`, 'giv')
       : null;
-  const longestNameWords = Math.max(0, ...spellings.map((s) => s.trim().split(/\s+/).length));
+  const longestNameWords = spellings.reduce((most, s) => Math.max(most, s.trim().split(/\s+/).length), 0);
   return { entities, pattern, variants, longestNameWords };
 }
 

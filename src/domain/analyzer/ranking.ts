@@ -48,7 +48,8 @@ export function rankEntities(
   for (const group of structure.groups) {
     if (!group.entries.some((e) => leaders.has(e))) continue;
     if (group.parent && leaders.has(group.parent)) continue;
-    ranked.push(...group.entries);
+    // One by one: spread into push, a list of 200,000 items overflowed the call stack.
+    for (const entry of group.entries) ranked.push(entry);
   }
   ranked.sort((a, b) => a.start - b.start);
 
