@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { runRows } from '../src/analytics/run-rows.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { seedImportCatalog } from './support/fixtures.ts';
@@ -71,4 +72,41 @@ it('keeps weighted sums past 2^31 exactly, on both databases', async () => {
     blocks.map((b) => Number(b.rank_weighted)),
     [2_160_000_000, 2_160_000_000, 2_160_000_000, 2_160_000_000],
   );
+});
+
+it('adds up a run citing 130,000 distinct pages (more rows of one kind than a spread can pass)', () => {
+  // One answer, as the refresh reads it, citing 130,000 pages: 130,000 citation rows for its prompt
+  // and as many for the category total. Appended with push(...rows), that overflowed the stack.
+  const pages = 130_000;
+  const urls = Array.from({ length: pages }, (_, i) => ({
+    url: `https://site${i}.example/`,
+    domain: `site${i}.example`,
+  }));
+  const rows = runRows(
+    1,
+    {
+      header: { id: 1, brand_id: 1, category_id: 1, finished_at: '2026-03-01T00:00:00.000Z' },
+      responses: [
+        {
+          id: 1,
+          run_id: 1,
+          prompt_id: 7,
+          model: 'chatgpt',
+          model_label: 'ChatGPT',
+          surface: 'api',
+          outcome: 'ok',
+          methodology: 'sample_v1',
+          has_mention_data: 1,
+          sample_count: 1,
+          mentioned: 1,
+          rank: 1,
+          sentiment: 'neutral',
+        },
+      ],
+    },
+    new Map(),
+    new Map([[1, urls]]),
+  );
+  assert.equal(rows.citations.length, 2 * pages);
+  assert.equal(rows.citations.filter((r) => r.prompt_id === 7).length, pages);
 });

@@ -85,7 +85,11 @@ async function refreshRunRows(
   const all: RunRows = { coverage: [], observations: [], mentions: [], mention_domains: [], citations: [] };
   for (const run of runs) {
     const rows = runRows(orgId, run, competitorsOf, urlsOf);
-    for (const kind of Object.keys(all) as (keyof RunRows)[]) (all[kind] as unknown[]).push(...rows[kind]);
+    // Row by row: spread into push, a run's 100,000-odd rows of one kind would overflow the stack.
+    for (const kind of Object.keys(all) as (keyof RunRows)[]) {
+      const into = all[kind] as unknown[];
+      for (const row of rows[kind]) into.push(row);
+    }
     entry(days, run.header.category_id, () => new Set()).add(dayOf(Date.parse(run.header.finished_at)));
   }
   await replaceRunRows(db, orgId, runIds, all);

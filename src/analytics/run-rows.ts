@@ -188,7 +188,10 @@ export function runRows(
   }
   rows.coverage = summed('coverage', rows.observations, false);
   for (const kind of KINDS) {
-    if (kind !== 'coverage') (rows[kind] as unknown[]).push(...summed(kind, rows[kind] as Row[], true));
+    if (kind === 'coverage') continue;
+    const into = rows[kind] as unknown[];
+    // Row by row, as refresh.ts appends them: a spread of 100,000-odd rows overflows the stack.
+    for (const row of summed(kind, rows[kind] as Row[], true)) into.push(row);
   }
   return rows;
 }
