@@ -176,6 +176,12 @@ describe('operator set-up and import through the CLI', () => {
       assert.match(c1.stderr, /without control characters\.\n$/, JSON.stringify(name));
       assert.ok(!/[\u0085\u009b\u2028]/.test(c1.stderr), `escaped: ${JSON.stringify(c1.stderr)}`);
     }
+    // Characters as a person counts them: 150 emoji are 300 UTF-16 units, and were "over 200".
+    const emoji = cli(['brands', 'create', '--org', 'acme', '--name', '😀'.repeat(150)]);
+    assert.equal(emoji.status, 0, emoji.stderr);
+    const tooLong = cli(['brands', 'create', '--org', 'acme', '--name', '😀'.repeat(201)]);
+    assert.equal(tooLong.status, 2);
+    assert.match(tooLong.stderr, /expected a name of 1-200 characters\.\n$/);
     const noOrg = cli(['categories', 'create', '--org', 'nowhere', '--brand', '1', '--name', 'X']);
     assert.equal(noOrg.status, 1);
     assert.match(noOrg.stderr, /organization "nowhere" does not exist/);

@@ -26,12 +26,22 @@ export function isControl(code: number): boolean {
   return code < 32 || (code >= 127 && code <= 159) || code === 0x2028 || code === 0x2029;
 }
 
+/**
+ * Characters as a person counts them (code points, as PostgreSQL's `varchar` and JSON Schema's
+ * `maxLength` do): `.length` counts UTF-16 units, so 150 emoji were "over 200".
+ */
+export const characters = (text: string) => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
 /** A display name: trimmed, 1–200 characters, one line. */
 export function validName(value: string, what = 'name'): string {
   const name = value.trim().replace(/\s+/g, ' ');
   if (!name) throw new InvalidInput(`the ${what} must not be empty`);
-  if (name.length > 200)
-    throw new InvalidInput(`the ${what} must be at most 200 characters (got ${name.length})`);
+  const length = characters(name);
+  if (length > 200) throw new InvalidInput(`the ${what} must be at most 200 characters (got ${length})`);
   if (controlCharacter(value.trim()) !== undefined)
     throw new InvalidInput(`the ${what} must be a single line of text`);
   return name;
@@ -113,8 +123,9 @@ export function validPromptText(value: string): string {
     const code = control.toString(16).toUpperCase().padStart(4, '0');
     throw new InvalidInput(`the prompt text must not contain a control character (U+${code})`);
   }
-  if (text.length > 2000)
-    throw new InvalidInput(`the prompt text must be at most 2000 characters (got ${text.length})`);
+  const length = characters(text);
+  if (length > 2000)
+    throw new InvalidInput(`the prompt text must be at most 2000 characters (got ${length})`);
   return text;
 }
 

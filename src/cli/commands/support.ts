@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
 import { type ConnectOptions, connectDatabases, type Db } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
-import { controlCharacter } from '../../domain/catalog.ts';
+import { characters, controlCharacter } from '../../domain/catalog.ts';
 import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
 import { MAX_SAMPLES } from '../../monitoring/settings.ts';
 import { UsageError } from '../errors.ts';
@@ -56,7 +56,7 @@ export function parseNewSlug(value: string): string {
 
 export function parseName(value: string): string {
   const name = value.trim();
-  if (name === '' || name.length > 200)
+  if (name === '' || characters(name) > 200)
     throw new InvalidArgumentError('expected a name of 1-200 characters.');
   // An organization's or key's name is printed as it is (the catalog's names check this too).
   if (controlCharacter(name) !== undefined)

@@ -1,4 +1,4 @@
-import { hasStrayControl, validExternalKey, validName } from '../../domain/catalog.ts';
+import { characters, hasStrayControl, validExternalKey, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
@@ -24,7 +24,8 @@ export async function createCategory(
   }
   const name = validName(input.name, 'category name');
   const description = (input.description ?? '').trim();
-  if (description.length > 2000) throw new CatalogError('the description must be at most 2000 characters');
+  if (characters(description) > 2000)
+    throw new CatalogError('the description must be at most 2000 characters');
   if (hasStrayControl(description))
     throw new CatalogError(
       'the description must not hold control characters (line breaks and tabs are fine)',
