@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -471,6 +471,24 @@ describe('/mcp as plain HTTP', () => {
 });
 
 describe('sightline mcp and its configuration', () => {
+  it('says where it serves without the base URL’s query string', async () => {
+    const child = spawn(process.execPath, [MAIN, 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SIGHTLINE_API_KEY: demo.keys.acme,
+        SIGHTLINE_BASE_URL: `${baseUrl}/?token=s3cret-in-query`,
+      },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    for await (const chunk of child.stderr) {
+      stderr += chunk;
+      if (stderr.includes('\n')) break;
+    }
+    child.kill();
+    assert.equal(stderr, `sightline mcp: serving the MCP tools over stdio for ${baseUrl}\n`);
+  });
+
   it('exits 2 with one line on stderr and nothing on stdout on a configuration it cannot use', () => {
     const cases: [Record<string, string>, string][] = [
       [

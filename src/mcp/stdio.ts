@@ -10,5 +10,8 @@ export async function serveStdio(config: McpClientConfig): Promise<void> {
   // 429s reach the agent at once, with their Retry-After, as on /mcp.
   const server = createMcpServer(new Sightline({ ...config, maxRetries: 0 }));
   await server.connect(new StdioServerTransport());
-  process.stderr.write(`sightline mcp: serving the MCP tools over stdio for ${config.baseUrl}\n`);
+  // Its origin and path only: a token someone put in its query string is not for the log.
+  const { origin, pathname } = new URL(config.baseUrl);
+  const shown = `${origin}${pathname === '/' ? '' : pathname}`;
+  process.stderr.write(`sightline mcp: serving the MCP tools over stdio for ${shown}\n`);
 }
