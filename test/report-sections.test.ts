@@ -80,7 +80,7 @@ describe('report sections: a window without a scored run', () => {
     brand: { name: 'Acme' },
     scope: {
       analytics: {
-        window: { range: '30d' },
+        window: { range: '30d', start: '2026-02-01T12:00:00.000Z', end: '2026-03-03T12:00:00.000Z' },
         metrics: {
           mentionRate: { value: null, delta: null, suppressedReason: 'no_data', significance: null },
           avgRank: { value: null, delta: null, suppressedReason: 'no_data', significance: null },
@@ -102,7 +102,14 @@ describe('report sections: a window without a scored run', () => {
         },
       },
     },
-    promptChanges: [],
+    // Its latest run ended in September, long before the window: a change then, not in it.
+    promptChanges: [
+      {
+        promptText: 'Free live chat software for websites',
+        latestRunAt: '2025-09-28T10:00:00.000Z',
+        changes: [{ kind: 'model_mention', model: 'chatgpt', direction: 'stopped' }],
+      },
+    ],
   } as unknown as ReportData;
 
   it('says there was none, not that the score held steady', () => {
