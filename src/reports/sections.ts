@@ -368,7 +368,7 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   const fresh = newSources(analytics).slice(0, 3);
   if (fresh.length > 0) lines.push(`Newly cited sources: ${fresh.map((x) => x.domain).join(', ')}.`);
   // Sentences about the window: a prompt whose latest run came before it changed then, not in it
-  // (the prompt-changes table, dated by its runs, lists those).
+  // (the in-depth report's prompt-changes table lists those).
   const { start } = analytics.window;
   for (const feed of changedPrompts(data).filter((f) => f.latestRunAt !== null && f.latestRunAt >= start)) {
     const first = feed.changes[0];
