@@ -120,8 +120,11 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-/** A URL as a message may show it: whatever precedes an `@` in its authority (a password) left out. */
-const shownUrl = (raw: string) => raw.replace(/\/\/[^/?#]*@/, '//…@');
+/**
+ * A URL that did not parse, as a message may show it: everything from `//` to its last `@` left
+ * out. Its password may hold the `/`, `?` or `#` that made it fail to parse.
+ */
+const shownUrl = (raw: string) => raw.replace(/\/\/.*@/s, '//…@');
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];

@@ -489,6 +489,11 @@ describe('a base URL with a password', () => {
         { PUBLIC_BASE_URL: 'https://ops:pa55word@api.example.com:0x' },
         'PUBLIC_BASE_URL must be an absolute http(s) URL, got "https://…@api.example.com:0x"',
       ],
+      // A password holding the `/`, `?` or `#` that made the URL fail to parse.
+      [
+        { OPENAI_BASE_URL: 'https://user:pa55/w?o#rd@api.example.com/' },
+        'OPENAI_BASE_URL must be an absolute http(s) URL, got "https://…@api.example.com/"',
+      ],
     ];
     for (const [values, message] of cases) {
       assert.throws(() => loadConfig(values), { name: 'ConfigError', message });

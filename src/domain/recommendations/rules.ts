@@ -418,10 +418,9 @@ export function engineGaps(facts: Facts, ctx: RuleContext): Finding[] {
   return findings;
 }
 
-/** `a` ranks ahead of `b`: ranked, and `b` is unranked or behind. */
 /**
- * Whether `a` ranks ahead of `b`, at the two decimals a finding shows its ranks with: a difference
- * below them made a finding that read "2.00 vs 2.00".
+ * `a` ranks ahead of `b`: ranked, and `b` unranked or behind, at the two decimals a finding shows
+ * its ranks with (a difference below them made a finding that read "2.00 vs 2.00").
  */
 export function ahead(a: Ranked | undefined, b: Ranked | undefined): boolean {
   const shown = (r: Ranked | undefined) => {
