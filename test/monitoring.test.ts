@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { Registry } from 'prom-client';
+import { createBrand } from '../src/db/catalog/brands.ts';
 import { findBrandMonitoring, findMonitorRun, setOrgMonitoring } from '../src/db/monitoring.ts';
 import { importAnswers } from '../src/ingest/import.ts';
 import { setRunPublished } from '../src/ingest/runs.ts';
@@ -785,6 +786,41 @@ describe('a monitoring run', () => {
     assert.equal(await scheduleDue(full, full.configured), 1);
     const runs = await db.selectFrom('runs').select('id').where('brand_id', '=', t.brandId).execute();
     assert.equal(runs.length, 1);
+  });
+
+  it('serves a brand due after a hundred it must leave to other workers', { timeout: 60_000 }, async () => {
+    const t = await tenant(1);
+    const db = ctx.dbs.primary;
+    const long = new Date(Date.now() - 3_600_000).toISOString();
+    const brandIds: number[] = [];
+    for (let i = 0; i < 100; i++)
+      brandIds.push((await createBrand(db, t.orgId, { name: `Waiting ${i}` })).id);
+    // A hundred brands on Perplexity, due an hour ago; this worker has only ChatGPT's key.
+    await db
+      .updateTable('brands')
+      .set({ monitoring_cadence: 'daily', monitoring_engines: '["perplexity"]', next_monitored_run_at: long })
+      .where('id', 'in', brandIds)
+      .execute();
+    await updateBrandMonitoring(
+      db,
+      t.orgId,
+      t.brandId,
+      { cadence: 'daily', engines: ['chatgpt'], samples: 1 },
+      new Date(),
+    );
+    const due = new Date(Date.now() - 60_000).toISOString();
+    await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    const { PERPLEXITY_API_KEY: _, ...chatgptOnly } = fakes.env;
+    const partial = askDeps(db, chatgptOnly);
+    try {
+      // Read 100 at a time, the first page was all brands it leaves: the chatgpt brand waited for good.
+      assert.equal(await scheduleDue(partial, partial.configured), 1);
+      assert.equal(partial.log.lines.filter((l) => l.fields.event === 'schedule_waiting').length, 100);
+      const runs = await db.selectFrom('runs').select('id').where('brand_id', '=', t.brandId).execute();
+      assert.equal(runs.length, 1);
+    } finally {
+      await db.updateTable('brands').set({ monitoring_cadence: 'off' }).where('id', 'in', brandIds).execute();
+    }
   });
 
   it('resumes the category run in flight instead of planning a second one', async () => {

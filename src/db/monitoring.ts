@@ -114,16 +114,29 @@ export async function setBrandMonitoring(
     .execute();
 }
 
-/** Active brands whose next run is due, across organizations (the worker serves them all). */
-export async function dueBrands(db: Db, now: string, limit: number): Promise<BrandMonitoring[]> {
-  const rows = await brandMonitoringRows(db)
+/**
+ * Active brands whose next run is due, across organizations (the worker serves them all), oldest
+ * slot first; `after` pages on from the last brand of the page before.
+ */
+export async function dueBrands(
+  db: Db,
+  now: string,
+  limit: number,
+  after?: { nextRunAt: string; brandId: number },
+): Promise<BrandMonitoring[]> {
+  let query = brandMonitoringRows(db)
     .where('b.monitoring_cadence', '!=', 'off')
     .where('b.status', '=', 'active')
-    .where('b.next_monitored_run_at', '<=', now)
-    .orderBy('b.next_monitored_run_at')
-    .orderBy('b.id')
-    .limit(limit)
-    .execute();
+    .where('b.next_monitored_run_at', '<=', now);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('b.next_monitored_run_at', '>', after.nextRunAt),
+        eb.and([eb('b.next_monitored_run_at', '=', after.nextRunAt), eb('b.id', '>', after.brandId)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('b.next_monitored_run_at').orderBy('b.id').limit(limit).execute();
   return rows.map(toBrandMonitoring);
 }
 

@@ -5,7 +5,12 @@
 // died are picked up by the same loop once their leases run out.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineName } from '../config.ts';
-import { asksWaitingForEngines, claimScheduleSlot, dueBrands } from '../db/monitoring.ts';
+import {
+  asksWaitingForEngines,
+  type BrandMonitoring,
+  claimScheduleSlot,
+  dueBrands,
+} from '../db/monitoring.ts';
 import { nextRunAt, type Schedule } from '../domain/schedule.ts';
 import { type AskDeps, completeLeftRuns } from './asks.ts';
 import { MonitoringError, type PlannedRun, planRuns, runEngines } from './plan.ts';
@@ -55,10 +60,15 @@ async function warnWaiting(
   }
 }
 
+/** Due brands read a page at a time. */
+const DUE_PAGE = 100;
+
 /**
  * Plans the runs of every brand whose next run is due; returns how many brands it served. A brand
  * with an engine this worker has no key for is left to a worker that has them all (`noted`: the
- * slots already said so, once each): claimed here, its slot was skipped for the whole fleet.
+ * slots already said so, once each): claimed here, its slot was skipped for the whole fleet. The
+ * due brands are read page by page: left on the first page, a hundred brands that no worker can
+ * serve held back every brand due after them.
  */
 export async function scheduleDue(
   deps: AskDeps,
@@ -67,49 +77,70 @@ export async function scheduleDue(
 ): Promise<number> {
   const now = deps.clock();
   let served = 0;
-  for (const brand of await dueBrands(deps.db, now.toISOString(), 100)) {
-    const due = brand.nextRunAt as string;
-    const lacking = runEngines(brand, {}).filter((engine) => !configured.has(engine));
-    if (lacking.length > 0) {
-      const slot = `${brand.brandId} ${due}`;
-      if (!noted.has(slot)) {
-        noted.add(slot);
-        deps.log.warn(
-          { event: 'schedule_waiting', brandId: brand.brandId, orgId: brand.orgId, due, engines: lacking },
-          `brand ${brand.brandId}: its run due ${due} waits for a worker with ${lacking.join(', ')} configured`,
-        );
-      }
-      continue;
+  const seen = new Set<number>();
+  let after: { nextRunAt: string; brandId: number } | undefined;
+  for (;;) {
+    const page = await dueBrands(deps.db, now.toISOString(), DUE_PAGE, after);
+    const fresh = page.filter((brand) => !seen.has(brand.brandId));
+    for (const brand of fresh) {
+      seen.add(brand.brandId);
+      if (await serveDue(deps, brand, configured, noted, now)) served++;
     }
-    const schedule: Schedule = {
-      cadence: brand.cadence as Schedule['cadence'],
-      time: brand.time,
-      weekday: brand.weekday as Schedule['weekday'],
-      timezone: brand.timezone,
-    };
-    const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;
-    if (!(await claimScheduleSlot(deps.db, brand, due, next))) continue;
-    served++;
-    try {
-      const runs = await planRuns(deps.db, brand, {}, configured, now);
-      logPlanned(deps, brand.brandId, runs);
-      if (runs.some((run) => run.resumed))
-        await warnWaiting(deps, configured, { orgId: brand.orgId, brandId: brand.brandId });
-    } catch (error) {
-      if (!(error instanceof MonitoringError)) throw error;
-      deps.log.error(
-        {
-          event: 'schedule_skipped',
-          brandId: brand.brandId,
-          orgId: brand.orgId,
-          reason: error.message,
-          nextRunAt: next,
-        },
-        `brand ${brand.brandId}: scheduled run not started: ${error.message}`,
+    const last = page.at(-1);
+    // A page that brought nothing new (a slot stored finer than the page's key) ends it too.
+    if (page.length < DUE_PAGE || fresh.length === 0 || last === undefined) return served;
+    after = { nextRunAt: last.nextRunAt as string, brandId: last.brandId };
+  }
+}
+
+/** Claims a due brand's slot and plans its runs; false when it was left or another worker had it. */
+async function serveDue(
+  deps: AskDeps,
+  brand: BrandMonitoring,
+  configured: ReadonlySet<EngineName>,
+  noted: Set<string>,
+  now: Date,
+): Promise<boolean> {
+  const due = brand.nextRunAt as string;
+  const lacking = runEngines(brand, {}).filter((engine) => !configured.has(engine));
+  if (lacking.length > 0) {
+    const slot = `${brand.brandId} ${due}`;
+    if (!noted.has(slot)) {
+      noted.add(slot);
+      deps.log.warn(
+        { event: 'schedule_waiting', brandId: brand.brandId, orgId: brand.orgId, due, engines: lacking },
+        `brand ${brand.brandId}: its run due ${due} waits for a worker with ${lacking.join(', ')} configured`,
       );
     }
+    return false;
   }
-  return served;
+  const schedule: Schedule = {
+    cadence: brand.cadence as Schedule['cadence'],
+    time: brand.time,
+    weekday: brand.weekday as Schedule['weekday'],
+    timezone: brand.timezone,
+  };
+  const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;
+  if (!(await claimScheduleSlot(deps.db, brand, due, next))) return false;
+  try {
+    const runs = await planRuns(deps.db, brand, {}, configured, now);
+    logPlanned(deps, brand.brandId, runs);
+    if (runs.some((run) => run.resumed))
+      await warnWaiting(deps, configured, { orgId: brand.orgId, brandId: brand.brandId });
+  } catch (error) {
+    if (!(error instanceof MonitoringError)) throw error;
+    deps.log.error(
+      {
+        event: 'schedule_skipped',
+        brandId: brand.brandId,
+        orgId: brand.orgId,
+        reason: error.message,
+        nextRunAt: next,
+      },
+      `brand ${brand.brandId}: scheduled run not started: ${error.message}`,
+    );
+  }
+  return true;
 }
 
 async function scheduleLoop(
