@@ -102,3 +102,48 @@ it('resumes a run whose process was killed, asking each unanswered ask once more
   assert.equal(responses.length, 4);
   assert.equal(new Set(responses.map((r) => r.prompt_id)).size, 4);
 });
+
+it('stops, saying why, when the brand is paused while it asks, instead of waiting for good', {
+  timeout: 30_000,
+}, async () => {
+  // One ask at a time; the vendor holds the first while the brand is paused from elsewhere.
+  fakes.chatgpt.fallback = { kind: 'hold' };
+  const child = spawnMonitorRun(ctx.config.databaseUrl, fakes, brand, {
+    logLevel: 'error',
+    args: ['--concurrency', '1'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(child, 'exit');
+  try {
+    const deadline = Date.now() + 30_000;
+    while (fakes.chatgpt.held === 0) {
+      assert.ok(Date.now() < deadline, `no ask reached the vendor: ${stderr}`);
+      await sleep(20);
+    }
+    await ctx.dbs.primary
+      .updateTable('brands')
+      .set({ status: 'paused' })
+      .where('id', '=', brand.brandId)
+      .execute();
+    fakes.chatgpt.fallback = { kind: 'answer' };
+    fakes.chatgpt.release();
+    const [code] = await exited;
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      new RegExp(
+        `^sightline: brand ${brand.brandId} was paused or archived while it was asked: run \\d+ waits until it is active again\\n$`,
+      ),
+    );
+  } finally {
+    child.kill();
+    await ctx.dbs.primary
+      .updateTable('brands')
+      .set({ status: 'active' })
+      .where('id', '=', brand.brandId)
+      .execute();
+  }
+});

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Config, type EngineName, loadConfig } from '../../config.ts';
-import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
+import { findBrand, requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Db } from '../../db/connect.ts';
 import {
   asksWaitingForEngines,
@@ -148,22 +148,32 @@ async function runNow(options: RunOptions): Promise<void> {
       }
       logPlanned(deps, brand.id, runs);
       const runIds = runs.map((r) => r.runId);
-      const ended = async () => {
-        for (const id of runIds) if ((await findMonitorRun(db, id))?.status === 'running') return false;
+      // Paused (or archived) meanwhile, the brand's asks are taken by no one: waiting for its runs
+      // to end would be waiting for good.
+      const inactive = async () => (await findBrand(db, org.id, brand.id))?.status !== 'active';
+      const over = async () => {
+        for (const id of runIds) if ((await findMonitorRun(db, id))?.status === 'running') return inactive();
         return true;
       };
       await runAsks(deps, {
         runIds,
         concurrency: options.concurrency ?? config.monitor.concurrency,
         pollMs: Math.min(config.monitor.pollMs, 500),
-        done: ended,
+        done: over,
         signal: controller.signal,
       });
-      return Promise.all(
+      const finished = await Promise.all(
         runIds.map(
           async (id) => (await findMonitorRun(db, id)) ?? { id, status: 'missing', statusReason: null },
         ),
       );
+      const left = finished.find((r) => r.status === 'running');
+      if (left && !controller.signal.aborted && (await inactive())) {
+        throw new Error(
+          `brand ${brand.id} was paused or archived while it was asked: run ${left.id} waits until it is active again`,
+        );
+      }
+      return finished;
     },
     paidWrites(options.concurrency ?? config.monitor.concurrency),
   );
