@@ -227,20 +227,14 @@ export function register(program: Command): void {
         const progress = await progressReporter(path);
         try {
           const result = await withAnswersFile(path, (lines) =>
-            withDatabase(async (db) => {
-              const imported = await importAnswers(db, lines, {
+            withDatabase((db) =>
+              importAnswers(db, lines, {
                 organization: options.org,
                 publish: options.publish,
                 maxErrors: options.maxErrors,
                 onProgress: (p) => progress.update(p),
-              });
-              progress.stop();
-              await followPublications(
-                db,
-                imported.runs.filter((r) => r.published).map((r) => ({ ...r, runId: r.id })),
-              );
-              return imported;
-            }),
+              }),
+            ),
           );
           progress.stop();
           return result;
@@ -251,6 +245,11 @@ export function register(program: Command): void {
         }
       });
       print(summaryLine(summary, (performance.now() - started) / 1000));
+      // After the import is written and said, outside the copy of stdin's signal handling: a
+      // signal here does not undo an import that is done (the recommendations catch up with
+      // `recommendations generate`).
+      const published = summary.runs.filter((r) => r.published).map((r) => ({ ...r, runId: r.id }));
+      if (published.length > 0) await withDatabase((db) => followPublications(db, published));
     });
 
   for (const publish of [true, false]) {
