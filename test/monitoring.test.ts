@@ -501,7 +501,8 @@ describe('a monitoring run', () => {
     timeout: 20_000,
   }, async () => {
     fakes.chatgpt.fallback = { kind: 'status', status: 500 };
-    const result = await throughTheCircuit(3, 200);
+    // A second of cooldown: ask 3 is claimed well within it of the probe that reopened the circuit.
+    const result = await throughTheCircuit(3, 1000);
     // Ask 1: two 500s open the circuit. Ask 2: refused unsent, handed back; once the circuit lets
     // one through, its probe fails (reopening it) and its retry meets the open circuit: sent, so
     // ended and counted. Ask 3: handed back twice, then the same as ask 2.
