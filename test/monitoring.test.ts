@@ -505,12 +505,12 @@ describe('a monitoring run', () => {
     const result = await throughTheCircuit(3, 1000);
     // Ask 1: two 500s open the circuit. Ask 2: refused unsent, handed back; once the circuit lets
     // one through, its probe fails (reopening it) and its retry meets the open circuit: sent, so
-    // ended and counted. Ask 3: handed back twice, then the same as ask 2.
+    // ended on its probe's 500 and counted. Ask 3: handed back twice, then the same as ask 2.
     assert.deepEqual(result, {
       asks: [
         ['error', 'server error (HTTP 500 server_error)', 1],
-        ['error', 'circuit open after repeated failures', 1],
-        ['error', 'circuit open after repeated failures', 1],
+        ['error', 'server error (HTTP 500 server_error)', 1],
+        ['error', 'server error (HTTP 500 server_error)', 1],
       ],
       counted: 3,
       deferred: 3,

@@ -151,15 +151,24 @@ export class ResilientEngine implements Engine {
     // Whether an attempt got past the breaker: an ask the open circuit refused before any did was
     // never sent, and may be handed back uncounted; one whose retry met it was sent, and paid for.
     let attempted = false;
+    // The last attempt's own failure: an ask whose retry met the open circuit ended on the
+    // vendor's error (a 500, a timeout), which "circuit open" hid.
+    let lastFailure: unknown;
     let result: AskResult;
     try {
-      const reply = await this.#policy.execute(({ signal }) => {
+      const reply = await this.#policy.execute(async ({ signal }) => {
         attempted = true;
-        return this.#attempt(request, signal);
+        try {
+          return await this.#attempt(request, signal);
+        } catch (error) {
+          lastFailure = error;
+          throw error;
+        }
       }, options.signal);
       result = this.#result(reply, started);
     } catch (error) {
-      const failure = describeFailure(error, this.#config.limits.timeoutMs);
+      const ending = error instanceof BrokenCircuitError && attempted ? lastFailure : error;
+      const failure = describeFailure(ending, this.#config.limits.timeoutMs);
       result = {
         engine: this.name,
         outcome: 'error',
