@@ -65,13 +65,14 @@ describe('answer import', () => {
   let ctx: TestContext;
   let db: Db;
   let orgId: number;
+  let brandId: number;
   let crm: number;
   let email: number;
 
   before(async () => {
     ctx = await createTestContext();
     db = ctx.dbs.primary;
-    ({ orgId, crm, email } = await seedImportCatalog(db));
+    ({ orgId, brandId, crm, email } = await seedImportCatalog(db));
   });
   after(() => ctx.close());
 
@@ -223,7 +224,7 @@ describe('answer import', () => {
     assert.deepEqual(summary.runs[0], {
       id: run.id,
       orgId,
-      brandId: run.brand_id,
+      brandId,
       externalId: 'crm/2026-03-01',
       status: 'completed',
       created: true,

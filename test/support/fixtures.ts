@@ -44,7 +44,9 @@ export const IMPORT_TABLES: (keyof Database)[] = [
  * categories CRM (`crm`: prompts `best-crm`, `cheap-crm` and the unmonitored `api-crm`; competitors
  * Globex and Initech Suite, alias Initech) and Email (`email`: prompt `email-tool`).
  */
-export async function seedImportCatalog(db: Db): Promise<{ orgId: number; crm: number; email: number }> {
+export async function seedImportCatalog(
+  db: Db,
+): Promise<{ orgId: number; brandId: number; crm: number; email: number }> {
   const orgId = await insertOrg(db, 'acme');
   await insertOrg(db, 'globex');
   const brand = await createBrand(db, orgId, {
@@ -60,7 +62,7 @@ export async function seedImportCatalog(db: Db): Promise<{ orgId: number; crm: n
   await createPrompt(db, email, { text: 'Best email tool?', externalKey: 'email-tool' });
   await addCompetitor(db, brand, crm, { name: 'Globex' });
   await addCompetitor(db, brand, crm, { name: 'Initech Suite', aliases: ['Initech'] });
-  return { orgId, crm: crm.id, email: email.id };
+  return { orgId, brandId: brand.id, crm: crm.id, email: email.id };
 }
 
 /** The rows each of `tables` holds, by table name. */
