@@ -191,6 +191,28 @@ describe('outcome measurement', () => {
     assert.equal(m?.attributionConfidence, 'medium');
   });
 
+  it('says in its notes that a window without samples has no value (its recorded 0 stands for none)', async () => {
+    const s = await solo();
+    await s.b.run({ category: s.category, finishedAt: '2026-02-20T10:00:00.000Z', answers: s.answers(0) });
+    const id = (await generateRecommendations(db, { orgId: acme, brandId: s.b.brandId }, IMPLEMENTED))
+      .created[0]?.id as string;
+    await changeStatus(db, acme, id, 'implement', { at: IMPLEMENTED, now: IMPLEMENTED });
+    // No run after the implementation: the current window (2 – 31 Mar) holds no sample.
+    const [m] = await measureOutcomes(db, { orgId: acme, at: new Date('2026-04-02T00:00:00.000Z') });
+    assert.deepEqual([m?.currentValue, m?.currentSampleSize, m?.attributionConfidence], [0, 0, 'low']);
+    const { notes } = await db
+      .selectFrom('recommendation_outcomes')
+      .select('notes')
+      .where('recommendation_id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      notes,
+      'Baseline over range=custom&start=2026-01-30&end=2026-02-28 (40 samples), current over ' +
+        'range=custom&start=2026-03-02&end=2026-03-31 (0 samples: no value, the 0 recorded stands for none); ' +
+        'no other recommendation on this subject was started or implemented in between.',
+    );
+  });
+
   it('leaves hand-written recommendations alone: no baseline on implement, their outcomes not measured', async () => {
     const s = await solo();
     await s.b.run({ category: s.category, finishedAt: '2026-02-20T10:00:00.000Z', answers: s.answers(0) });

@@ -7,7 +7,7 @@ import {
   transitionRecommendation,
 } from '../db/recommendations.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { measure, outcomeWindows } from '../domain/recommendations/outcomes.ts';
+import { measure, outcomeWindows, samplesNote } from '../domain/recommendations/outcomes.ts';
 import { MEASUREMENT_WINDOW_DAYS } from '../domain/recommendations/rules.ts';
 import { localDate } from '../domain/windows.ts';
 import { loadFacts } from './facts.ts';
@@ -133,7 +133,7 @@ export async function changeStatus(
         measurement_window_days: MEASUREMENT_WINDOW_DAYS,
         attribution_confidence: '',
         is_measured: 0,
-        notes: `Baseline over range=custom&start=${before.start}&end=${before.end} (${baseline.sampleSize} samples); measured over range=custom&start=${current.start}&end=${current.end} once that window has passed.`,
+        notes: `Baseline over range=custom&start=${before.start}&end=${before.end} (${samplesNote(baseline.sampleSize)}); measured over range=custom&start=${current.start}&end=${current.end} once that window has passed.`,
         baseline_sample_size: baseline.sampleSize,
         current_sample_size: 0,
       });

@@ -5,6 +5,7 @@ import {
   attributionConfidence,
   measure,
   outcomeWindows,
+  samplesNote,
 } from '../domain/recommendations/outcomes.ts';
 import { formatDate, localDate, parseRange } from '../domain/windows.ts';
 import { loadFacts } from './facts.ts';
@@ -60,8 +61,8 @@ export async function measureOutcomes(
     const confidence = attributionConfidence(o.baselineSampleSize, m.sampleSize, others.length);
     const notes =
       `Baseline over range=custom&start=${windows.baseline.start}&end=${windows.baseline.end} ` +
-      `(${o.baselineSampleSize} samples), current over range=custom&start=${windows.current.start}` +
-      `&end=${windows.current.end} (${m.sampleSize} samples); ` +
+      `(${samplesNote(o.baselineSampleSize)}), current over range=custom&start=${windows.current.start}` +
+      `&end=${windows.current.end} (${samplesNote(m.sampleSize)}); ` +
       (others.length === 0
         ? 'no other recommendation on this subject was started or implemented in between.'
         : `also started or implemented on this subject in between: ${others.join(', ')}.`);

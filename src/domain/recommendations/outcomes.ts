@@ -96,6 +96,15 @@ export function measure(rec: MeasuredRecommendation, facts: Facts): Measurement 
 }
 
 /**
+ * A window's sample size as an outcome's notes give it. A window without samples records 0 as its
+ * value, which for some metrics reads as a result (an average rank of 0 looks better than first),
+ * so the notes say it stands for none.
+ */
+export function samplesNote(sampleSize: number): string {
+  return sampleSize > 0 ? `${sampleSize} samples` : '0 samples: no value, the 0 recorded stands for none';
+}
+
+/**
  * The two windows an outcome compares, as calendar days in the organization's time zone: the
  * `days` days before the implementation day (baseline) and the `days` days after it (current).
  * The implementation day itself belongs to neither: the change shipped some time during it.
