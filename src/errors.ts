@@ -3,6 +3,9 @@
 
 export type FieldErrors = Record<string, string[]>;
 
+/** What reading an input gives: its value, or the field errors that refuse it. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;

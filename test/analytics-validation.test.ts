@@ -122,6 +122,28 @@ describe('analytics query validation', () => {
     }
   });
 
+  it('lists every field a request got wrong, those its schema refuses and those of its window', async () => {
+    const minimum = ['Ensure this value is greater than or equal to 1.'];
+    for (const base of [
+      `/api/brands/${ids.brand}/score-history/`,
+      `/api/categories/${ids.category}/score-history/`,
+    ]) {
+      await expect400(`${base}?limit=0&since=yesterday`, {
+        limit: minimum,
+        since: ['Enter "all", a date (YYYY-MM-DD) or an ISO 8601 date-time.'],
+      });
+      await expect400(`${base}?limit=ten&range=custom`, {
+        limit: ['A valid integer is required.'],
+        start: ['This field is required when range=custom.'],
+        end: ['This field is required when range=custom.'],
+      });
+    }
+    for (const base of windowed()) {
+      await expect400(`${base}?range=13d&start=2026-03-01`, { range: ['"13d" is not a valid choice.'] });
+      await expect400(`${base}?range=`, { range: ['"" is not a valid choice.'] });
+    }
+  });
+
   it('rejects a repeated parameter instead of guessing', async () => {
     const res = await get(`/api/brands/${ids.brand}/analytics/?range=7d&range=30d`);
     assert.equal(res.statusCode, 400);

@@ -12,7 +12,7 @@ import { ENDPOINTS, type Endpoint, label, urlFor } from './support/endpoints.ts'
 type Json = Record<string, unknown>;
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
-  parameters?: Array<{ in: string; name: string }>;
+  parameters?: Array<{ in: string; name: string; schema?: { enum?: unknown[]; minimum?: number } }>;
 }
 interface OpenApiDoc {
   openapi: string;
@@ -123,6 +123,26 @@ describe('the OpenAPI document', () => {
       .map(([path]) => path)
       .filter((path) => !known.has(shape(path)));
     assert.deepEqual(extra, [], 'add these to test/support/endpoints.ts');
+  });
+
+  it('names the window choices and the least limit, so a client is typed by them', () => {
+    const parameter = (path: string, name: string) =>
+      (operationOf(endpointAt(path))?.parameters ?? []).find((p) => p.name === name)?.schema;
+    for (const path of [
+      '/api/brands/{brand_id}/analytics/',
+      '/api/categories/{category_id}/analytics/',
+      '/api/brands/{brand_id}/score-history/',
+      '/api/categories/{category_id}/score-history/',
+      '/api/brands/{brand_id}/category-deltas/',
+    ]) {
+      assert.deepEqual(parameter(path, 'range')?.enum, ['7d', '30d', '90d', 'all', 'custom'], path);
+    }
+    for (const path of [
+      '/api/brands/{brand_id}/score-history/',
+      '/api/categories/{category_id}/score-history/',
+    ]) {
+      assert.equal(parameter(path, 'limit')?.minimum, 1, path);
+    }
   });
 
   it('is checked strictly: an undocumented field fails validation, also deep inside', async () => {

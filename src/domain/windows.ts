@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../errors.ts';
+import type { FieldErrors, Parsed } from '../errors.ts';
 
 // Date-range windows (api.md "Date-range windows"; decisions.md "Windows and deltas"). Parsing is
 // pure: the route passes the query, the request time and the organization's timezone, and gets a
@@ -42,8 +42,6 @@ export interface Window {
   /** How a windowed delta names its span: 7d, since 2026-01-05, 2026-01-01 to 2026-01-31, all time. */
   spanLabel: string;
 }
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 export interface RangeQuery {
   range?: string | undefined;

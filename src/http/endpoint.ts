@@ -10,7 +10,7 @@ import type {
 import type { Caller, RouteAccess } from '../auth/gate.ts';
 import type { Plan } from '../db/organizations.ts';
 import type { Scope } from '../domain/scopes.ts';
-import { NotAuthenticated, NotFound } from '../errors.ts';
+import { NotAuthenticated, NotFound, type Parsed } from '../errors.ts';
 import { type CsvRows, sendCsv, wantsCsv, withCsvQuery } from './csv.ts';
 import { cacheKey } from './response-cache.ts';
 import type { App } from './types.ts';
@@ -53,10 +53,19 @@ interface Declared<S extends FastifySchema> {
   cached?: true;
 }
 
-export interface KeyedEndpoint<S extends FastifySchema, Found> extends Declared<S> {
+export interface KeyedEndpoint<S extends FastifySchema, Found, Query> extends Declared<S> {
   /** The object the path names, in the caller's organization; undefined answers 404. */
   find?: (request: ApiRequest<S>, caller: Caller) => Promise<Found | undefined>;
-  handler: (request: ApiRequest<S>, context: { caller: Caller; found: Found }, reply: FastifyReply) => Body;
+  /**
+   * What the query string means beyond its schema (a window and its limit), judged with the
+   * schema's checks so that one 400 lists every field's errors; the handler gets its value.
+   */
+  query?: (request: ApiRequest<S>, caller: Caller) => Parsed<Query>;
+  handler: (
+    request: ApiRequest<S>,
+    context: { caller: Caller; found: Found; query: Query },
+    reply: FastifyReply,
+  ) => Body;
 }
 
 /** The contract's one anonymous read: the public demo brand (the gate admits it without a key). */
@@ -129,10 +138,10 @@ function register<S extends FastifySchema>(
   });
 }
 
-export function keyedGet<S extends FastifySchema, Found = undefined>(
+export function keyedGet<S extends FastifySchema, Found = undefined, Query = undefined>(
   app: App,
   url: string,
-  endpoint: KeyedEndpoint<S, Found>,
+  endpoint: KeyedEndpoint<S, Found, Query>,
 ): void {
   register(app, url, endpoint, async (request, reply) => {
     // The gate sets the caller on every keyed route; without one, fail closed as unauthenticated.
@@ -140,8 +149,10 @@ export function keyedGet<S extends FastifySchema, Found = undefined>(
     if (!caller) throw new NotAuthenticated();
     const found = endpoint.find ? await endpoint.find(request, caller) : undefined;
     if (endpoint.find && found === undefined) throw new NotFound();
-    rejectInvalidQuery(request);
-    return endpoint.handler(request, { caller, found: found as Found }, reply);
+    const query = endpoint.query?.(request, caller);
+    rejectInvalidQuery(request, query?.ok === false ? query.errors : undefined);
+    const meant = (query?.ok ? query.value : undefined) as Query;
+    return endpoint.handler(request, { caller, found: found as Found, query: meant }, reply);
   });
 }
 

@@ -144,13 +144,19 @@ function unusableValues(query: Record<string, unknown> | undefined, declared: Se
   return fields;
 }
 
-export function rejectInvalidQuery(request: FastifyRequest): void {
+/**
+ * 400 for a query string its schema refuses, listing with the schema's errors those of what the
+ * route reads the query to mean (`meaning`: a window, a limit), so one answer names every field
+ * the caller got wrong. For a field both judge, the schema's message is kept.
+ */
+export function rejectInvalidQuery(request: FastifyRequest, meaning: FieldErrors = {}): void {
   const validation = validationOf(request);
   if (validation?.context === 'params') throw new NotFound();
   const query = request.query as Record<string, unknown> | undefined;
   // A NUL character's message wins over the schema's for the same parameter: "has the wrong
   // format" would not say what is wrong with a value that looks right.
   const fields = {
+    ...meaning,
     ...(validation ? fieldErrors(validation.errors, query) : {}),
     ...nonDecimalQuery.get(request),
     ...unusableValues(query, declaredParameters(request).names),

@@ -50,7 +50,7 @@ const windowInput = {
     .optional()
     .describe('YYYY-MM-DD, last day of a custom range, not after today. Only with range=custom.'),
 };
-type WindowInput = { range: string; start?: string | undefined; end?: string | undefined };
+type WindowInput = z.infer<z.ZodObject<typeof windowInput>>;
 
 const windowQuery = (input: WindowInput) => ({ range: input.range, start: input.start, end: input.end });
 

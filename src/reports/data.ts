@@ -11,7 +11,8 @@ import type { Db } from '../db/connect.ts';
 import { recommendationsPage } from '../db/recommendations.ts';
 import { eligiblePrompts, type ReportOrganization, runFinishTimes } from '../db/report-lookups.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
-import { type Parsed, parseHistory, parseRange, type RangeQuery } from '../domain/windows.ts';
+import { parseHistory, parseRange, type RangeQuery } from '../domain/windows.ts';
+import type { Parsed } from '../errors.ts';
 import { presentAnalytics, presentHistory } from '../serializers/analytics.ts';
 import { presentRecommendation, type Recommendation } from '../serializers/recommendations.ts';
 

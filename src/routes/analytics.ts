@@ -5,8 +5,7 @@ import { findPromptRef, liveCategoryIds } from '../db/analytics-scope.ts';
 import { findBrandRef } from '../db/brands.ts';
 import { findCategoryWithBrand } from '../db/categories.ts';
 import { digestRun, promptChanges } from '../domain/prompt-changes.ts';
-import { type Parsed, parseHistory, parseRange } from '../domain/windows.ts';
-import { ValidationFailed } from '../errors.ts';
+import { parseHistory, parseRange } from '../domain/windows.ts';
 import type { CsvRows } from '../http/csv.ts';
 import { keyedGet } from '../http/endpoint.ts';
 import type { App } from '../http/types.ts';
@@ -42,11 +41,6 @@ const ANALYTICS_ROWS: CsvRows = {
   ],
 };
 const HISTORY_ROWS: CsvRows = { rows: ['points'] };
-
-function valid<T>(parsed: Parsed<T>): T {
-  if (!parsed.ok) throw new ValidationFailed(parsed.errors);
-  return parsed.value;
-}
 
 export async function analyticsRoutes(app: App): Promise<void> {
   const db = app.dbs.read;
@@ -85,9 +79,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
       response: responses(Analytics),
     },
     find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
-    handler: async (request, { caller, found: { named: brand, use } }) => {
+    query: (request, caller) => parseRange(request.query, app.clock(), caller.organization.timezone),
+    handler: async (_request, { caller, found: { named: brand, use }, query: window }) => {
       const org = caller.organization;
-      const window = valid(parseRange(request.query, app.clock(), org.timezone));
       const data = await loadWindow(db, { orgId: org.id, brandId: brand.id }, window, use);
       return presentAnalytics(data, { ...brand, categoryId: null });
     },
@@ -105,10 +99,10 @@ export async function analyticsRoutes(app: App): Promise<void> {
       response: responses(Analytics),
     },
     find: (request, caller) => withCacheUse(categoryOf(caller.organization.id, request.params.category_id)),
-    handler: async (request, { caller, found: { named, use } }) => {
+    query: (request, caller) => parseRange(request.query, app.clock(), caller.organization.timezone),
+    handler: async (_request, { caller, found: { named, use }, query: window }) => {
       const { category, brand } = named;
       const org = caller.organization;
-      const window = valid(parseRange(request.query, app.clock(), org.timezone));
       const data = await loadWindow(
         db,
         { orgId: org.id, brandId: brand.id, categoryId: category.id },
@@ -131,9 +125,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
       response: responses(ScoreHistory),
     },
     find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
-    handler: async (request, { caller, found: { named: brand, use } }) => {
+    query: (request, caller) => parseHistory(request.query, app.clock(), caller.organization.timezone),
+    handler: async (_request, { caller, found: { named: brand, use }, query: { window, limit } }) => {
       const org = caller.organization;
-      const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
       const history = await scoreHistory(db, org.id, { brandId: brand.id }, window, use);
       return presentHistory(history, window, limit);
     },
@@ -151,10 +145,10 @@ export async function analyticsRoutes(app: App): Promise<void> {
       response: responses(ScoreHistory),
     },
     find: (request, caller) => withCacheUse(categoryOf(caller.organization.id, request.params.category_id)),
-    handler: async (request, { caller, found: { named, use } }) => {
+    query: (request, caller) => parseHistory(request.query, app.clock(), caller.organization.timezone),
+    handler: async (_request, { caller, found: { named, use }, query: { window, limit } }) => {
       const { category, brand } = named;
       const org = caller.organization;
-      const { window, limit } = valid(parseHistory(request.query, app.clock(), org.timezone));
       const history = await scoreHistory(
         db,
         org.id,
@@ -178,9 +172,9 @@ export async function analyticsRoutes(app: App): Promise<void> {
       response: responses(CategoryDeltas),
     },
     find: (request, caller) => withCacheUse(brandOf(caller.organization.id, request.params.brand_id)),
-    handler: async (request, { caller, found: { named: brand, use } }) => {
+    query: (request, caller) => parseHistory(request.query, app.clock(), caller.organization.timezone),
+    handler: async (_request, { caller, found: { named: brand, use }, query: { window } }) => {
       const org = caller.organization;
-      const { window } = valid(parseHistory(request.query, app.clock(), org.timezone));
       const categoryIds = await liveCategoryIds(db, org.id, brand.id);
       const byCategory = await categoryDeltas(db, org.id, brand.id, categoryIds, window, use);
       const deltas: Record<string, ReturnType<typeof presentDelta>> = {};

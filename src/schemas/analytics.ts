@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SUPPRESSED_REASONS } from '../domain/deltas.ts';
 import { NO_INTERVAL_REASONS, SIGNIFICANCES } from '../domain/uncertainty.ts';
+import { RANGES } from '../domain/windows.ts';
 import { IdParam, Nullable, NullableTimestamp, Timestamp } from './common.ts';
 
 // Analytics, score history, category deltas and the prompt change feed (api.md "Analytics
@@ -10,8 +11,11 @@ import { IdParam, Nullable, NullableTimestamp, Timestamp } from './common.ts';
 const QueryText = (description: string) => Type.Optional(Type.String({ maxLength: 64, description }));
 
 const WindowParameters = {
-  range: QueryText(
-    '7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation.',
+  range: Type.Optional(
+    Type.Enum([...RANGES], {
+      description:
+        '7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation.',
+    }),
   ),
   start: QueryText(
     'YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom.',
@@ -33,6 +37,7 @@ export const HistoryQuery = Type.Object({
   since: Since,
   limit: Type.Optional(
     Type.Integer({
+      minimum: 1,
       description:
         'Most points to return (default 30, values above 1000 count as 1000); ignored for the whole history.',
     }),

@@ -2727,7 +2727,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description 7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation. */
-        range?: string;
+        range?: '7d' | '30d' | '90d' | 'all' | 'custom';
         /** @description YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom. */
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
@@ -2850,7 +2850,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description 7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation. */
-        range?: string;
+        range?: '7d' | '30d' | '90d' | 'all' | 'custom';
         /** @description YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom. */
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
@@ -2977,7 +2977,7 @@ export interface operations {
         /** @description Most points to return (default 30, values above 1000 count as 1000); ignored for the whole history. */
         limit?: number;
         /** @description 7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation. */
-        range?: string;
+        range?: '7d' | '30d' | '90d' | 'all' | 'custom';
         /** @description YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom. */
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
@@ -3094,7 +3094,7 @@ export interface operations {
         /** @description Most points to return (default 30, values above 1000 count as 1000); ignored for the whole history. */
         limit?: number;
         /** @description 7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation. */
-        range?: string;
+        range?: '7d' | '30d' | '90d' | 'all' | 'custom';
         /** @description YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom. */
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
@@ -3209,7 +3209,7 @@ export interface operations {
         /** @description all, a date (YYYY-MM-DD, midnight in the organization’s timezone) or an ISO 8601 date-time: the window starts there and ends now. Default: the last 30 days. Not combinable with range/start/end. */
         since?: string;
         /** @description 7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation. */
-        range?: string;
+        range?: '7d' | '30d' | '90d' | 'all' | 'custom';
         /** @description YYYY-MM-DD, first day of a custom range (00:00 in the organization’s timezone); only with range=custom. */
         start?: string;
         /** @description YYYY-MM-DD, last day of a custom range (until 24:00); only with range=custom; not after today. */
