@@ -130,12 +130,22 @@ describe('score history, category deltas and prompt changes', () => {
     });
   });
 
-  it('thins to limit points by time buckets, keeping the latest', async () => {
-    // Two 15-day buckets: [13 Feb 12:00, 28 Feb 12:00) holds R3; the second holds R4 and R5.
+  it('thins to limit points by time buckets over the series, keeping the latest', async () => {
+    // From the first point (R3, 20 Feb 10:00) to now (15 Mar 12:00): 554 hours, two buckets of
+    // 277. The first, until 3 Mar 23:00, holds R3 and R4 (R4 kept); the second R5.
     const two = await get(`/api/brands/${f.brandId}/score-history/?limit=2`);
-    assert.deepEqual(two.points, [point('R3', '02-20', 68.3), point('R5', '03-10', 56.7)]);
+    assert.deepEqual(two.points, [point('R4', '03-01', 85), point('R5', '03-10', 56.7)]);
     const one = await get(`/api/brands/${f.brandId}/score-history/?limit=1`);
     assert.deepEqual(one.points, [point('R5', '03-10', 56.7)]);
+    // A window from years before the first run: its buckets still cover R1 (1 Feb 10:00) to now,
+    // 1,010 hours in three of 336 h 40 min: until 15 Feb 10:40 R1, R2 (R2 kept); until 1 Mar 11:20
+    // R3, R4 (R4 kept); then R5. Cut from 2000 on, every point fell in the last bucket: only R5.
+    const early = await get(`/api/brands/${f.brandId}/score-history/?since=2000-01-01&limit=3`);
+    assert.deepEqual(early.points, [
+      point('R2', '02-10', 50),
+      point('R4', '03-01', 85),
+      point('R5', '03-10', 56.7),
+    ]);
   });
 
   it('ignores limit for since=all, and compares with the first scored run', async () => {

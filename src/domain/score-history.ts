@@ -149,7 +149,7 @@ export function windowedDelta(slice: HistorySlice, window: Window): WindowedDelt
 }
 
 /**
- * At most `limit` points: the window is cut into `limit` equal time buckets and the last point of
+ * At most `limit` points: the span is cut into `limit` equal time buckets and the last point of
  * each bucket is kept, so the latest point always survives. Null keeps every point.
  */
 export function thin<T extends { scoredAt: string }>(
