@@ -13,6 +13,7 @@ type Json = Record<string, unknown>;
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
   parameters?: Array<{ in: string; name: string; schema?: { enum?: unknown[]; minimum?: number } }>;
+  security?: Json[];
 }
 interface OpenApiDoc {
   openapi: string;
@@ -123,6 +124,18 @@ describe('the OpenAPI document', () => {
       .map(([path]) => path)
       .filter((path) => !known.has(shape(path)));
     assert.deepEqual(extra, [], 'add these to test/support/endpoints.ts');
+  });
+
+  it('says that the category list alone may be read without a key (the public demo brand)', () => {
+    const anonymous = Object.entries(doc.paths)
+      .filter(([, ops]) => ops.get?.security?.some((requirement) => Object.keys(requirement).length === 0))
+      .map(([path]) => path);
+    assert.deepEqual(anonymous, ['/api/brands/{brand_id}/categories/']);
+    assert.deepEqual(
+      doc.paths['/api/brands/{brand_id}/']?.get?.security,
+      undefined,
+      'the document-wide keys',
+    );
   });
 
   it('names the window choices and the least limit, so a client is typed by them', () => {

@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { RouteAccess } from '../auth/gate.ts';
 import { type CsvRows, csvMedia } from './csv.ts';
 
 // @fastify/swagger hoists the named schemas (those with an $id, src/schemas) nested in a route's
@@ -20,14 +21,18 @@ export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['trans
 }) => {
   const response = (schema as { response?: Record<string, Json> } | undefined)?.response;
   if (!response) return { schema, url };
-  const csv = (route?.config as { csv?: CsvRows } | undefined)?.csv;
+  const config = route?.config as { csv?: CsvRows; access?: RouteAccess } | undefined;
+  const csv = config?.csv;
+  // A route some requests may read without a key (the public demo brand's) says so: the empty
+  // requirement beside the two key schemes.
+  const security = config?.access?.allowAnonymous ? { security: [{}, { bearer: [] }, { apiKey: [] }] } : {};
   const marked = Object.fromEntries(
     Object.entries(response).map(([status, body]) => {
       const named = typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body;
       return [status, csv && status === '200' ? { ...named, [CSV_MARK]: csvMedia(csv) } : named];
     }),
   );
-  return { schema: { ...schema, response: marked } as typeof schema, url };
+  return { schema: { ...schema, ...security, response: marked } as typeof schema, url };
 };
 
 export const hoistNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['transformObject']> = (
