@@ -601,6 +601,41 @@ describe('a monitoring run', () => {
     assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'completed');
   });
 
+  it('claims and counts no more asks of an engine than it sends at once', async () => {
+    const t = await tenant(2);
+    // ChatGPT takes one ask at a time in this process; the runner would take four.
+    const deps = askDeps(ctx.dbs.primary, { ...fakes.env, SIGHTLINE_CHATGPT_CONCURRENCY: '1' });
+    fakes.chatgpt.script({ kind: 'hold' });
+    const { run, work } = await runOnce(deps, t, { engines: ['chatgpt'], samples: 2, concurrency: 4 });
+    while (fakes.chatgpt.held === 0) await sleep(10);
+    // Time for the three other asks to reach their claims, were they to claim while waiting.
+    await sleep(300);
+    const claimed = async () => {
+      const asks = await ctx.dbs.primary
+        .selectFrom('run_asks')
+        .select('attempts')
+        .where('run_id', '=', run.runId)
+        .execute();
+      const usage = await ctx.dbs.primary
+        .selectFrom('org_ask_usage')
+        .select('asks')
+        .where('org_id', '=', t.orgId)
+        .executeTakeFirst();
+      return {
+        claimed: asks.filter((a) => Number(a.attempts) > 0).length,
+        counted: Number(usage?.asks ?? 0),
+      };
+    };
+    // Killed now, one ask would be counted: the one the vendor holds.
+    assert.deepEqual(await claimed(), { claimed: 1, counted: 1 });
+    assert.equal(fakes.chatgpt.requests.length, 1);
+    fakes.chatgpt.release();
+    await work;
+    // 2 prompts × 2 samples: four sent, four counted.
+    assert.deepEqual(await claimed(), { claimed: 4, counted: 4 });
+    assert.equal(fakes.chatgpt.requests.length, 4);
+  });
+
   it('counts every finished prompt when many answers are stored at once', async () => {
     const t = await tenant(4);
     const deps = askDeps(ctx.dbs.primary, fakes.env);

@@ -285,40 +285,48 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
   // worker, or this one with its key back, could ask.
   const engine = deps.engines.get(ask.engine as EngineName);
   if (engine === undefined) return 'elsewhere';
-  const org = await findOrgMonitoring(deps.db, ask.orgId);
-  if (!org) return 'taken';
-  const now = deps.clock();
-  const month = budgetMonth(now, org.timezone);
-  const claim = await claimAsk(
-    deps.db,
-    { id: ask.id, orgId: ask.orgId },
-    {
-      owner: deps.owner,
-      now: now.toISOString(),
-      leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
-      month,
-      budget: org.monthlyAskBudget,
-      maxAttempts: MAX_ASK_ATTEMPTS,
-    },
-  );
-  if (claim === 'taken') return 'taken';
-  if (claim === 'budget') {
-    await stopRunForBudget(
-      deps,
-      { id: ask.runId, orgId: ask.orgId },
-      org.monthlyAskBudget,
-      month,
-      org.timezone,
+  // Claimed only in a turn at the engine, so what the claim counts is sent at once: claimed and
+  // then queued behind the engine's concurrency, an ask a killed process left was counted (and an
+  // attempt spent) without having been sent.
+  const taken = await engine.inTurn(async () => {
+    const org = await findOrgMonitoring(deps.db, ask.orgId);
+    if (!org) return 'taken';
+    const now = deps.clock();
+    const month = budgetMonth(now, org.timezone);
+    const claim = await claimAsk(
+      deps.db,
+      { id: ask.id, orgId: ask.orgId },
+      {
+        owner: deps.owner,
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
+        month,
+        budget: org.monthlyAskBudget,
+        maxAttempts: MAX_ASK_ATTEMPTS,
+      },
     );
-    return 'budget';
-  }
-  const result =
-    claim === 'exhausted'
-      ? unasked(
-          ask.engine,
-          `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
-        )
-      : await askEngine(deps, ask, engine);
+    if (claim === 'taken') return 'taken';
+    if (claim === 'budget') {
+      await stopRunForBudget(
+        deps,
+        { id: ask.runId, orgId: ask.orgId },
+        org.monthlyAskBudget,
+        month,
+        org.timezone,
+      );
+      return 'budget';
+    }
+    const result =
+      claim === 'exhausted'
+        ? unasked(
+            ask.engine,
+            `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
+          )
+        : await askEngine(deps, ask, engine);
+    return { result, month };
+  });
+  if (typeof taken === 'string') return taken;
+  const { result, month } = taken;
   // Stored, a circuit's refusal was a final error for every ask of the run taken while it was
   // open (a short burst of 429s ended whole runs as errors, each counted as sent).
   if (result.retryInMs !== undefined) {

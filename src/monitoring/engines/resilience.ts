@@ -86,6 +86,7 @@ export class ResilientEngine implements Engine {
   readonly #config: EngineConfig;
   readonly #options: ResilienceOptions;
   readonly #policy: IPolicy;
+  readonly #turns: IPolicy;
   readonly #timeout: IPolicy;
   readonly #requests: MinuteWindow;
   readonly #tokens: MinuteWindow;
@@ -143,7 +144,15 @@ export class ResilientEngine implements Engine {
     // The queue is unbounded: callers wait their turn rather than being refused.
     const concurrency = bulkheadPolicy(config.limits.concurrency, Number.MAX_SAFE_INTEGER);
     this.#policy = wrap(retries, breaker, concurrency);
+    this.#turns = bulkheadPolicy(config.limits.concurrency, Number.MAX_SAFE_INTEGER);
     this.#timeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
+  }
+
+  inTurn<T>(work: () => Promise<T>): Promise<T> {
+    return this.#turns.execute(async () => {
+      await this.#requests.room(1);
+      return work();
+    });
   }
 
   async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AskResult> {

@@ -80,6 +80,12 @@ export interface Engine {
   readonly model: string;
   /** Never rejects: a failure is a result with outcome `error`. */
   ask(request: AskRequest, options?: { signal?: AbortSignal }): Promise<AskResult>;
+  /**
+   * Runs `work` holding one of this process's turns at the engine (as many as its concurrency),
+   * once its requests-per-minute window has room: an ask claimed (and counted) inside is sent at
+   * once, not queued behind the engine while a killed process would leave it counted and unsent.
+   */
+  inTurn<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** What a vendor said, before the wrapper adds timing, cost and outcome. */
