@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InvalidArgumentError } from 'commander';
 import manifest from '../package.json' with { type: 'json' };
@@ -17,7 +20,7 @@ import {
 } from '../src/cli/commands/support.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import type { App } from '../src/http/types.ts';
-import { assertFails, configFor, KEY, MAIN, type Sandbox, sandbox } from './support/cli.ts';
+import { assertFails, configFor, KEY, MAIN, runCli, type Sandbox, sandbox } from './support/cli.ts';
 
 // The CLI runs as a child process, exactly as a person runs it, against a database of its own
 // (a temporary SQLite file, or a fresh PostgreSQL database in the suite's PostgreSQL pass).
@@ -52,6 +55,28 @@ describe('sightline CLI: schema, organizations and keys', () => {
     );
     const second = box.cli('migrate');
     assert.equal(second.stdout, 'The database schema is up to date.\n');
+  });
+
+  it('creates nothing at a SQLite path that holds no database, for a command that needs one', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sightline-typo-'));
+    try {
+      const path = join(folder, 'typo', 'deeper', 'x.db');
+      for (const args of [
+        ['orgs', 'list'],
+        ['runs', 'publish', '1'],
+        ['monitor', 'run', '--org', 'acme', '--brand', '1'],
+      ]) {
+        const run = await runCli(`sqlite:${path}`, ...args);
+        assert.deepEqual(
+          [run.status, run.stderr],
+          [1, `sightline: no database at ${path}: run "npx sightline migrate" first\n`],
+          args.join(' '),
+        );
+      }
+      assert.deepEqual(readdirSync(folder), [], 'no folder, no file');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('creates, lists and updates organizations with validated settings', () => {

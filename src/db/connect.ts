@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { type Dialect, Kysely, sql } from 'kysely';
@@ -45,6 +46,19 @@ export interface Databases {
 
 export function sqlitePath(url: string): string {
   return url.slice('sqlite:'.length);
+}
+
+/**
+ * A SQLite file that is not there holds no schema. Said before connecting, which would create it
+ * and its folders: a mistyped path left an empty database (and folders) behind a command that
+ * only refused.
+ */
+export function requireDatabaseFile(databaseUrl: string): void {
+  if (!databaseUrl.startsWith('sqlite:')) return;
+  const path = sqlitePath(databaseUrl);
+  if (path !== ':memory:' && !existsSync(path)) {
+    throw new Error(`no database at ${path}: run "npx sightline migrate" first`);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ENGINE_NAMES, type EngineName, loadConfig } from '../../config.ts';
-import { type ConnectOptions, connectDatabases, type Db } from '../../db/connect.ts';
+import { type ConnectOptions, connectDatabases, type Db, requireDatabaseFile } from '../../db/connect.ts';
 import { migrateToLatest, requireSchema } from '../../db/migrate.ts';
 import { characters, controlCharacter } from '../../domain/catalog.ts';
 import { isScope, SCOPES, type Scope } from '../../domain/scopes.ts';
@@ -21,6 +21,7 @@ export async function withDatabase<T>(
   options: { schema?: 'migrate' | 'require' | 'ignore' } & ConnectOptions = {},
 ): Promise<T> {
   const config = loadConfig();
+  if (options.schema !== 'migrate' && options.schema !== 'ignore') requireDatabaseFile(config.databaseUrl);
   const dbs = connectDatabases(config, options);
   try {
     if (options.schema === 'migrate') await migrateToLatest(dbs.primary);
