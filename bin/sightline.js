@@ -20,6 +20,13 @@ const { enableCompileCache } = await import('node:module');
 const compileCache = enableCompileCache();
 if (compileCache.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
+// Node prints a warning over several lines, with a hint about --trace-warnings (pg's notice on
+// sslmode=require is ten): a command says each thing it has to say in one line.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  process.stderr.write(`sightline: warning: ${String(warning.message).split('\n')[0]}\n`);
+});
+
 await import('./use-bundles.js');
 
 await import('../src/cli/main.ts');

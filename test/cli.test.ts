@@ -79,6 +79,15 @@ describe('sightline CLI: schema, organizations and keys', () => {
     }
   });
 
+  it('says a library’s warning in one line (pg’s ten-line notice on sslmode=require)', async () => {
+    const run = await runCli('postgres://postgres@127.0.0.1:1/x?sslmode=require', 'orgs', 'list');
+    assert.equal(run.status, 1);
+    assert.deepEqual(run.stderr.trimEnd().split('\n').sort(), [
+      'sightline: cannot reach the database: connect ECONNREFUSED 127.0.0.1:1',
+      "sightline: warning: SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.",
+    ]);
+  });
+
   it('creates, lists and updates organizations with validated settings', () => {
     const empty = box.cli('orgs', 'list');
     assert.equal(empty.status, 0);
