@@ -19,9 +19,9 @@ import { PINNED_DEMO_NOW } from './support/templates.ts';
 // drawn pixel for pixel the same each time; and when a report stopped listing prompt changes whose
 // latest run ended after its window (report 8, generated on 2026-02-22 over the 30 days before,
 // had listed changes from later demo runs: its evidenceRefsCount 96 → 90, its PDF shorter); and
-// when a thinned score history's buckets began at its first point instead of the window's start
-// (a window reaching years before the data kept one point): four thinned histories of brands 8
-// and 9 keep other points, 30 each as before.
+// when a thinned score history's buckets came to span its own points instead of the window (a
+// window reaching years before the data, or long after it, kept one point): five thinned
+// histories of brands 8 and 9 and category 13 keep other points, as many as before.
 // Regenerate only for a deliberate change of output:
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 

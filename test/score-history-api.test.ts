@@ -131,21 +131,29 @@ describe('score history, category deltas and prompt changes', () => {
   });
 
   it('thins to limit points by time buckets over the series, keeping the latest', async () => {
-    // From the first point (R3, 20 Feb 10:00) to now (15 Mar 12:00): 554 hours, two buckets of
-    // 277. The first, until 3 Mar 23:00, holds R3 and R4 (R4 kept); the second R5.
+    // From the first point (R3, 20 Feb 10:00) to the last (R5, 10 Mar 10:00): 432 hours, two
+    // buckets of 216. The first, until 1 Mar 10:00, holds R3; R4 at that instant and R5 the second.
     const two = await get(`/api/brands/${f.brandId}/score-history/?limit=2`);
-    assert.deepEqual(two.points, [point('R4', '03-01', 85), point('R5', '03-10', 56.7)]);
+    assert.deepEqual(two.points, [point('R3', '02-20', 68.3), point('R5', '03-10', 56.7)]);
     const one = await get(`/api/brands/${f.brandId}/score-history/?limit=1`);
     assert.deepEqual(one.points, [point('R5', '03-10', 56.7)]);
-    // A window from years before the first run: its buckets still cover R1 (1 Feb 10:00) to now,
-    // 1,010 hours in three of 336 h 40 min: until 15 Feb 10:40 R1, R2 (R2 kept); until 1 Mar 11:20
-    // R3, R4 (R4 kept); then R5. Cut from 2000 on, every point fell in the last bucket: only R5.
+    // R1 (1 Feb 10:00) to R5 is 888 hours, three buckets of 296: until 13 Feb 18:00 R1, R2 (R2
+    // kept); until 26 Feb 02:00 R3; then R4, R5 (R5 kept). Cut over the window instead, one from
+    // 2000 on held every point in its last bucket, and one ending a year after R5 in its first:
+    // only R5 either way.
+    const series = [point('R2', '02-10', 50), point('R3', '02-20', 68.3), point('R5', '03-10', 56.7)];
     const early = await get(`/api/brands/${f.brandId}/score-history/?since=2000-01-01&limit=3`);
-    assert.deepEqual(early.points, [
-      point('R2', '02-10', 50),
-      point('R4', '03-01', 85),
-      point('R5', '03-10', 56.7),
-    ]);
+    assert.deepEqual(early.points, series);
+    const later = await appWithClock(ctx, '2027-03-15T12:00:00.000Z');
+    try {
+      const res = await later.app.inject({
+        url: `/api/brands/${f.brandId}/score-history/?since=2026-01-01&limit=3`,
+        headers: bearer(key),
+      });
+      assert.deepEqual(res.json().points, series);
+    } finally {
+      await later.app.close();
+    }
   });
 
   it('ignores limit for since=all, and compares with the first scored run', async () => {

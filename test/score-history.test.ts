@@ -238,23 +238,27 @@ describe('points and thinning', () => {
   });
 
   it('keeps the last point of each time bucket, so always the latest', () => {
-    // Ten points at 12:00 on days 0..9 of a 10-day span; 3 buckets of 3⅓ days: days 0–2, 3–6, 7–9.
-    const start = Date.parse('2026-01-01T00:00:00.000Z');
-    const points = Array.from({ length: 10 }, (_, k) => ({
-      k,
-      scoredAt: new Date(start + (k + 0.5) * 86_400_000).toISOString(),
-    }));
-    const span = { start, end: start + 10 * 86_400_000 };
+    // Ten points at 12:00 on days 0..9: nine days from the first to the last, 3 buckets of 3 days:
+    // days 0–2, 3–5, 6–9 (the last point closes the last bucket).
+    const start = Date.parse('2026-01-01T12:00:00.000Z');
+    const at = (day: number) => new Date(start + day * 86_400_000).toISOString();
+    const points = Array.from({ length: 10 }, (_, k) => ({ k, scoredAt: at(k) }));
     assert.deepEqual(
-      thin(points, 3, span).map((p) => p.k),
-      [2, 6, 9],
+      thin(points, 3).map((p) => p.k),
+      [2, 5, 9],
     );
     assert.deepEqual(
-      thin(points, 1, span).map((p) => p.k),
+      thin(points, 1).map((p) => p.k),
       [9],
     );
-    assert.equal(thin(points, 10, span).length, 10);
-    assert.equal(thin(points, null, span).length, 10);
+    assert.equal(thin(points, 10).length, 10);
+    assert.equal(thin(points, null).length, 10);
+    // All at one instant: one bucket, the last point.
+    const same = [0, 1, 2, 3].map((k) => ({ k, scoredAt: at(0) }));
+    assert.deepEqual(
+      thin(same, 2).map((p) => p.k),
+      [3],
+    );
   });
 });
 

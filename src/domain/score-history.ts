@@ -149,15 +149,18 @@ export function windowedDelta(slice: HistorySlice, window: Window): WindowedDelt
 }
 
 /**
- * At most `limit` points: the span is cut into `limit` equal time buckets and the last point of
- * each bucket is kept, so the latest point always survives. Null keeps every point.
+ * At most `limit` points: the time from the first point to the last is cut into `limit` equal
+ * buckets and the last point of each bucket is kept, so the latest point always survives. Null
+ * keeps every point. The buckets cover the series, not the window it was asked for: a window
+ * reaching years before the first run (since=2000-01-01), or a series that stopped long before the
+ * window's end (a paused brand), left every point in a bucket or two.
  */
-export function thin<T extends { scoredAt: string }>(
-  points: readonly T[],
-  limit: number | null,
-  span: { start: number; end: number },
-): T[] {
+export function thin<T extends { scoredAt: string }>(points: readonly T[], limit: number | null): T[] {
   if (limit === null || points.length <= limit) return [...points];
+  const span = {
+    start: Date.parse(points[0]?.scoredAt ?? ''),
+    end: Date.parse(points.at(-1)?.scoredAt ?? ''),
+  };
   const width = span.end - span.start;
   const bucketOf = (point: T) =>
     width <= 0

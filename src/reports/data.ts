@@ -107,7 +107,7 @@ async function scopeFigures(
   ]);
   return {
     analytics: presentAnalytics(data, { id: brand.id, name: brand.name, categoryId }),
-    scoreHistory: presentHistory(historyOfScope, history.window, history.limit),
+    scoreHistory: presentHistory(historyOfScope, history.limit),
   };
 }
 

@@ -129,7 +129,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
     handler: async (_request, { caller, found: { named: brand, use }, query: { window, limit } }) => {
       const org = caller.organization;
       const history = await scoreHistory(db, org.id, { brandId: brand.id }, window, use);
-      return presentHistory(history, window, limit);
+      return presentHistory(history, limit);
     },
   });
 
@@ -156,7 +156,7 @@ export async function analyticsRoutes(app: App): Promise<void> {
         window,
         use,
       );
-      return presentHistory(history, window, limit);
+      return presentHistory(history, limit);
     },
   });
 

@@ -196,11 +196,8 @@ export function presentDelta(delta: WindowedDelta) {
   };
 }
 
-export function presentHistory(history: History, window: Window, limit: number | null) {
-  // The buckets cover the series, not the window: a window reaching years before the first run
-  // (since=2000-01-01) would leave all but the last bucket or two empty.
-  const start = Date.parse(history.points[0]?.scoredAt ?? '');
-  const points = thin(history.points, limit, { start, end: window.end.getTime() });
+export function presentHistory(history: History, limit: number | null) {
+  const points = thin(history.points, limit);
   return {
     points: points.map((p) => ({ date: p.scoredAt, score: roundScore(p.score), runId: p.runId })),
     windowedDelta: presentDelta(history.delta),
