@@ -141,6 +141,17 @@ describe('analytics query validation', () => {
     for (const base of windowed()) {
       await expect400(`${base}?range=13d&start=2026-03-01`, { range: ['"13d" is not a valid choice.'] });
       await expect400(`${base}?range=`, { range: ['"" is not a valid choice.'] });
+      // Over its length, a value is not quoted back.
+      await expect400(`${base}?range=${'x'.repeat(8000)}`, {
+        range: ['Ensure this field has no more than 64 characters.'],
+      });
+    }
+  });
+
+  it('ignores a limit where none is taken (category deltas), as any unknown parameter', async () => {
+    for (const limit of ['0', '-1', 'abc']) {
+      const res = await get(`/api/brands/${ids.brand}/category-deltas/?limit=${limit}`);
+      assert.equal(res.statusCode, 200, `limit=${limit}: ${res.body}`);
     }
   });
 

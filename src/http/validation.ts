@@ -46,8 +46,12 @@ export function fieldErrors(
   input: Record<string, unknown> | undefined,
 ): FieldErrors {
   const fields: FieldErrors = {};
+  // A value over its length is said to be so, and not quoted back whole in another message (an
+  // 8,000-character range was echoed as "not a valid choice").
+  const tooLong = new Set(errors.filter((e) => e.keyword === 'maxLength').map(fieldOf));
   for (const error of errors) {
     const field = fieldOf(error);
+    if (tooLong.has(field) && error.keyword !== 'maxLength') continue;
     const message = messageOf(error, input?.[field]);
     const list = fields[field] ?? [];
     if (!list.includes(message)) list.push(message);
