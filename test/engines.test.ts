@@ -558,19 +558,6 @@ describe('limits and metrics', () => {
     assert.deepEqual(clock.slept, [60_000]);
   });
 
-  it('waits for room in the window without taking it', async () => {
-    const clock = manualClock();
-    const window = new MinuteWindow(1, clock);
-    await window.room(1);
-    await window.room(1);
-    assert.deepEqual(clock.slept, [], 'room takes nothing');
-    await window.acquire(1);
-    await window.room(1);
-    assert.deepEqual(clock.slept, [60_000], 'full: room waits for the request to leave');
-    await window.acquire(1);
-    assert.deepEqual(clock.slept, [60_000], 'and the request then goes at once');
-  });
-
   it('counts the tokens really used, not the reservation', async () => {
     const clock = manualClock();
     const window = new MinuteWindow(1000, clock);

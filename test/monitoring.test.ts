@@ -51,7 +51,12 @@ async function tenant(prompts = 2) {
 async function runOnce(
   deps: ReturnType<typeof askDeps>,
   brand: { orgId: number; brandId: number },
-  options: { engines: ('chatgpt' | 'perplexity')[]; samples: number; concurrency?: number },
+  options: {
+    engines: ('chatgpt' | 'perplexity')[];
+    samples: number;
+    concurrency?: number;
+    signal?: AbortSignal;
+  },
   /** Runs after the run is planned and before any ask is taken. */
   planned: (runId: number) => Promise<unknown> = async () => {},
 ) {
@@ -64,6 +69,7 @@ async function runOnce(
     runIds: [run.runId],
     concurrency: options.concurrency ?? 4,
     pollMs: 20,
+    ...(options.signal ? { signal: options.signal } : {}),
     done: async () => (await findMonitorRun(ctx.dbs.primary, run.runId))?.status !== 'running',
   });
   return { run, work };
@@ -601,6 +607,21 @@ describe('a monitoring run', () => {
     assert.equal((await get(t.key, `/api/runs/${run.runId}/status/`)).body.status, 'completed');
   });
 
+  /** How many of the run's asks were ever claimed, and how many asks the organization's month counts. */
+  async function claimedAndCounted(runId: number, orgId: number) {
+    const asks = await ctx.dbs.primary
+      .selectFrom('run_asks')
+      .select('attempts')
+      .where('run_id', '=', runId)
+      .execute();
+    const usage = await ctx.dbs.primary
+      .selectFrom('org_ask_usage')
+      .select('asks')
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
+    return { claimed: asks.filter((a) => Number(a.attempts) > 0).length, counted: Number(usage?.asks ?? 0) };
+  }
+
   it('claims and counts no more asks of an engine than it sends at once', async () => {
     const t = await tenant(2);
     // ChatGPT takes one ask at a time in this process; the runner would take four.
@@ -610,30 +631,43 @@ describe('a monitoring run', () => {
     while (fakes.chatgpt.held === 0) await sleep(10);
     // Time for the three other asks to reach their claims, were they to claim while waiting.
     await sleep(300);
-    const claimed = async () => {
-      const asks = await ctx.dbs.primary
-        .selectFrom('run_asks')
-        .select('attempts')
-        .where('run_id', '=', run.runId)
-        .execute();
-      const usage = await ctx.dbs.primary
-        .selectFrom('org_ask_usage')
-        .select('asks')
-        .where('org_id', '=', t.orgId)
-        .executeTakeFirst();
-      return {
-        claimed: asks.filter((a) => Number(a.attempts) > 0).length,
-        counted: Number(usage?.asks ?? 0),
-      };
-    };
     // Killed now, one ask would be counted: the one the vendor holds.
-    assert.deepEqual(await claimed(), { claimed: 1, counted: 1 });
+    assert.deepEqual(await claimedAndCounted(run.runId, t.orgId), { claimed: 1, counted: 1 });
     assert.equal(fakes.chatgpt.requests.length, 1);
     fakes.chatgpt.release();
     await work;
     // 2 prompts × 2 samples: four sent, four counted.
-    assert.deepEqual(await claimed(), { claimed: 4, counted: 4 });
+    assert.deepEqual(await claimedAndCounted(run.runId, t.orgId), { claimed: 4, counted: 4 });
     assert.equal(fakes.chatgpt.requests.length, 4);
+  });
+
+  it('claims an ask only once the engine’s request window lets it go, and leaves the waiting ones unclaimed when told to stop', async () => {
+    const t = await tenant(2);
+    // One request a minute: the first ask goes, the three others wait a minute for the window.
+    const deps = askDeps(ctx.dbs.primary, { ...fakes.env, SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1' });
+    const stop = new AbortController();
+    const { run, work } = await runOnce(deps, t, {
+      engines: ['chatgpt'],
+      samples: 2,
+      concurrency: 4,
+      signal: stop.signal,
+    });
+    const done = () =>
+      ctx.dbs.primary
+        .selectFrom('run_asks')
+        .select('id')
+        .where('run_id', '=', run.runId)
+        .where('state', '=', 'done')
+        .execute();
+    while ((await done()).length === 0) await sleep(10);
+    await sleep(300);
+    assert.deepEqual(await claimedAndCounted(run.runId, t.orgId), { claimed: 1, counted: 1 });
+    // Stopped, the runner returns without waiting out the window, and claims none of the three.
+    stop.abort();
+    await work;
+    assert.deepEqual(await claimedAndCounted(run.runId, t.orgId), { claimed: 1, counted: 1 });
+    assert.equal(fakes.chatgpt.requests.length, 1);
+    assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'running');
   });
 
   it('counts every finished prompt when many answers are stored at once', async () => {

@@ -31,7 +31,7 @@ import { storableText } from '../domain/storable-text.ts';
 import { Lookups } from '../ingest/lookups.ts';
 import { setRunPublished } from '../ingest/runs.ts';
 import { AnswerWriter } from '../ingest/writer.ts';
-import type { AskRequest, AskResult, Engine } from './engines/index.ts';
+import { type AskRequest, type AskResult, type Engine, NO_TURN, type Turn } from './engines/index.ts';
 
 /** The part of a pino logger the monitoring engine writes to: one line per run event. */
 export interface MonitorLog {
@@ -57,9 +57,10 @@ export interface AskDeps {
 
 /**
  * `elsewhere`: an ask of an engine this process lacks, left unclaimed for a process that has it;
- * `deferred`: refused by the engine's open circuit, handed back until it closes.
+ * `deferred`: refused by the engine's open circuit, handed back until it closes; `stopped`: the
+ * process was stopping before the engine gave it a turn, so it was left unclaimed.
  */
-export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget' | 'elsewhere' | 'deferred';
+export type AskEnding = 'answered' | 'taken' | 'lost' | 'budget' | 'elsewhere' | 'deferred' | 'stopped';
 
 // What the engine said, as the import's outcomes: a refusal or block is no_result, never "not
 // mentioned"; only an answer is analysed.
@@ -106,7 +107,7 @@ function unasked(engine: string, error: string): AskResult {
   };
 }
 
-async function askEngine(deps: AskDeps, ask: PlannedAsk, engine: Engine): Promise<AskResult> {
+async function askEngine(deps: AskDeps, ask: PlannedAsk, engine: Engine, turn: Turn): Promise<AskResult> {
   // The vendor is sent the prompt's own text and nothing else. Only the simulated engine, which
   // never leaves the process, is told whom to mention.
   const request: AskRequest = { prompt: ask.promptText, seed: `${ask.runId}/${ask.sample}` };
@@ -117,7 +118,7 @@ async function askEngine(deps: AskDeps, ask: PlannedAsk, engine: Engine): Promis
       competitorNames: await categoryCompetitorNames(deps.db, ask.orgId, ask.categoryId),
     };
   }
-  return engine.ask(request);
+  return engine.ask(request, { turn });
 }
 
 /**
@@ -276,8 +277,11 @@ export async function stopRunForBudget(
   }
 }
 
-/** Takes, asks and stores one planned ask. Never asks one that is done or held by another worker. */
-export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEnding> {
+/**
+ * Takes, asks and stores one planned ask. Never asks one that is done or held by another worker.
+ * `signal` stops the wait for a turn at the engine: the ask is then left for later, unclaimed.
+ */
+export async function executeAsk(deps: AskDeps, askId: number, signal?: AbortSignal): Promise<AskEnding> {
   const ask = await findPlannedAsk(deps.db, askId);
   if (!ask) return 'taken';
   // Checked before the claim, which counts the ask against the month's budget: ended here as an
@@ -288,43 +292,48 @@ export async function executeAsk(deps: AskDeps, askId: number): Promise<AskEndin
   // Claimed only in a turn at the engine, so what the claim counts is sent at once: claimed and
   // then queued behind the engine's concurrency, an ask a killed process left was counted (and an
   // attempt spent) without having been sent.
-  const taken = await engine.inTurn(async () => {
-    const org = await findOrgMonitoring(deps.db, ask.orgId);
-    if (!org) return 'taken';
-    const now = deps.clock();
-    const month = budgetMonth(now, org.timezone);
-    const claim = await claimAsk(
-      deps.db,
-      { id: ask.id, orgId: ask.orgId },
-      {
-        owner: deps.owner,
-        now: now.toISOString(),
-        leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
-        month,
-        budget: org.monthlyAskBudget,
-        maxAttempts: MAX_ASK_ATTEMPTS,
-      },
-    );
-    if (claim === 'taken') return 'taken';
-    if (claim === 'budget') {
-      await stopRunForBudget(
-        deps,
-        { id: ask.runId, orgId: ask.orgId },
-        org.monthlyAskBudget,
-        month,
-        org.timezone,
+  const taken = await engine.inTurn(
+    ask.promptText,
+    async (turn) => {
+      const org = await findOrgMonitoring(deps.db, ask.orgId);
+      if (!org) return 'taken';
+      const now = deps.clock();
+      const month = budgetMonth(now, org.timezone);
+      const claim = await claimAsk(
+        deps.db,
+        { id: ask.id, orgId: ask.orgId },
+        {
+          owner: deps.owner,
+          now: now.toISOString(),
+          leaseUntil: new Date(now.getTime() + deps.leaseMs).toISOString(),
+          month,
+          budget: org.monthlyAskBudget,
+          maxAttempts: MAX_ASK_ATTEMPTS,
+        },
       );
-      return 'budget';
-    }
-    const result =
-      claim === 'exhausted'
-        ? unasked(
-            ask.engine,
-            `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
-          )
-        : await askEngine(deps, ask, engine);
-    return { result, month };
-  });
+      if (claim === 'taken') return 'taken';
+      if (claim === 'budget') {
+        await stopRunForBudget(
+          deps,
+          { id: ask.runId, orgId: ask.orgId },
+          org.monthlyAskBudget,
+          month,
+          org.timezone,
+        );
+        return 'budget';
+      }
+      const result =
+        claim === 'exhausted'
+          ? unasked(
+              ask.engine,
+              `taken ${MAX_ASK_ATTEMPTS} times without its answer being stored; not asked again`,
+            )
+          : await askEngine(deps, ask, engine, turn);
+      return { result, month };
+    },
+    signal,
+  );
+  if (taken === NO_TURN) return 'stopped';
   if (typeof taken === 'string') return taken;
   const { result, month } = taken;
   // Stored, a circuit's refusal was a final error for every ask of the run taken while it was

@@ -33,6 +33,12 @@ export async function startAskQueue(
     deps.log.error({ event: 'queue_error', err: error.message }, 'pg-boss reported an error'),
   );
   await boss.start();
+  // Aborted as stop begins: a job whose ask still waits for a turn at its engine leaves it unclaimed
+  // (pg-boss aborts its jobs' own signals only once the graceful stop has timed out).
+  const stopping = new AbortController();
+  // The asks this process holds a job for: the feed queues another job for an ask that waits for a
+  // turn (still unclaimed, so claimable), which would wait for a turn of its own only to find it taken.
+  const held = new Set<number>();
   // `short`: at most one queued job per ask (singletonKey), so feeding the same ask again while
   // its job waits adds nothing; but no limit on active ones. Under `stately` (one queued and one
   // active) the job of a worker that died stayed active until it expired (15 minutes) and held
@@ -50,7 +56,13 @@ export async function startAskQueue(
       pollingIntervalSeconds: Math.max(0.5, Math.min(options.pollMs, 2_000) / 1000),
     },
     async ([job]) => {
-      if (job) await askOrLetGo(deps, job.data.askId);
+      if (!job || held.has(job.data.askId)) return;
+      held.add(job.data.askId);
+      try {
+        await askOrLetGo(deps, job.data.askId, AbortSignal.any([stopping.signal, job.signal]));
+      } finally {
+        held.delete(job.data.askId);
+      }
     },
   );
   return {
@@ -64,6 +76,9 @@ export async function startAskQueue(
       );
       return ids.length;
     },
-    stop: () => boss.stop({ graceful: true, timeout: 120_000 }),
+    stop: () => {
+      stopping.abort();
+      return boss.stop({ graceful: true, timeout: 120_000 });
+    },
   };
 }

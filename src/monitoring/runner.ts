@@ -38,9 +38,9 @@ export function heartbeat(deps: AskDeps): { stop(): void } {
  * live worker, the heartbeat would renew its lease for as long as the worker lives: never
  * retried, its run never finished (`monitor run` waited for good).
  */
-export async function askOrLetGo(deps: AskDeps, askId: number): Promise<void> {
+export async function askOrLetGo(deps: AskDeps, askId: number, signal?: AbortSignal): Promise<void> {
   try {
-    await executeAsk(deps, askId);
+    await executeAsk(deps, askId, signal);
   } catch (error) {
     deps.log.error(
       { event: 'ask_failed', askId, err: error instanceof Error ? error.message : String(error) },
@@ -61,7 +61,8 @@ export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<vo
   // Only the engines this process can ask: the others' asks wait for a process that has them.
   const scope = { runIds: options.runIds, engines: [...deps.engines.keys()] };
   const start = (askId: number) => {
-    const work = askOrLetGo(deps, askId).finally(() => inFlight.delete(askId));
+    // Told to stop, an ask still waiting for a turn at its engine is left unclaimed.
+    const work = askOrLetGo(deps, askId, options.signal).finally(() => inFlight.delete(askId));
     inFlight.set(askId, work);
   };
   try {

@@ -10,7 +10,8 @@ import { type ResilienceOptions, ResilientEngine } from './resilience.ts';
 import { simulatedAdapter } from './simulated.ts';
 import type { Engine, EngineAdapter } from './types.ts';
 
-export type { AskRequest, AskResult, DraftContext, Engine, EngineName, Source } from './types.ts';
+export type { AskRequest, AskResult, DraftContext, Engine, EngineName, Source, Turn } from './types.ts';
+export { NO_TURN } from './types.ts';
 
 const ADAPTERS: Record<EngineName, (config: EngineConfig) => EngineAdapter> = {
   chatgpt: chatgptAdapter,

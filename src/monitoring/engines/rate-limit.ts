@@ -47,7 +47,10 @@ export class MinuteWindow {
     if (this.limit === 0) return { settle() {} };
     for (;;) {
       const now = this.#clock.now();
-      if (this.#fits(amount, now)) {
+      this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
+      const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
+      // An ask larger than the whole budget still goes, alone, rather than never.
+      if (used + amount <= this.limit || this.#entries.length === 0) {
         const entry = { at: now, amount };
         this.#entries.push(entry);
         return {
@@ -56,29 +59,8 @@ export class MinuteWindow {
           },
         };
       }
-      await this.#untilOldestLeaves(now, signal);
+      const oldest = this.#entries[0] as { at: number };
+      await this.#clock.sleep(oldest.at + WINDOW_MS - now, signal);
     }
-  }
-
-  /** Waits until `amount` would fit, without taking it. */
-  async room(amount: number, signal?: AbortSignal): Promise<void> {
-    if (this.limit === 0) return;
-    for (;;) {
-      const now = this.#clock.now();
-      if (this.#fits(amount, now)) return;
-      await this.#untilOldestLeaves(now, signal);
-    }
-  }
-
-  #fits(amount: number, now: number): boolean {
-    this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
-    const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
-    // An ask larger than the whole budget still goes, alone, rather than never.
-    return used + amount <= this.limit || this.#entries.length === 0;
-  }
-
-  #untilOldestLeaves(now: number, signal?: AbortSignal): Promise<void> {
-    const oldest = this.#entries[0] as { at: number };
-    return this.#clock.sleep(oldest.at + WINDOW_MS - now, signal);
   }
 }

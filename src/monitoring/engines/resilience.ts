@@ -25,7 +25,15 @@ import { describeFailure, MalformedReply, redact } from './errors.ts';
 import type { EngineMetrics } from './metrics.ts';
 import { estimateCostUsd } from './pricing.ts';
 import { type Clock, MinuteWindow, systemClock } from './rate-limit.ts';
-import type { AskRequest, AskResult, Engine, EngineAdapter, VendorReply } from './types.ts';
+import {
+  type AskRequest,
+  type AskResult,
+  type Engine,
+  type EngineAdapter,
+  NO_TURN,
+  type Turn,
+  type VendorReply,
+} from './types.ts';
 
 /** The part of a pino logger this uses. */
 export interface EngineLogger {
@@ -50,6 +58,9 @@ export interface ResilienceOptions {
 
 // Output of a web-search answer rarely passes this; the real count replaces it afterwards.
 const OUTPUT_TOKENS_RESERVED = 2_000;
+
+/** About four characters a token, for the estimate the real count replaces. */
+const tokenEstimate = (prompt: string) => Math.ceil(prompt.length / 4) + OUTPUT_TOKENS_RESERVED;
 
 /** Waits the exponential step or the vendor's Retry-After, whichever is longer. */
 class RetryAfterBackoff implements IBackoffFactory<IRetryBackoffContext<unknown>> {
@@ -148,14 +159,34 @@ export class ResilientEngine implements Engine {
     this.#timeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
   }
 
-  inTurn<T>(work: () => Promise<T>): Promise<T> {
+  async inTurn<T>(
+    prompt: string,
+    work: (turn: Turn) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T | typeof NO_TURN> {
+    // The signal is read inside, not handed to the bulkhead: cockatiel 3 rejects a queued task
+    // whose signal was aborted without starting the next, so the ones behind it waited for good.
     return this.#turns.execute(async () => {
-      await this.#requests.room(1);
-      return work();
+      if (signal?.aborted) return NO_TURN;
+      let turn: Turn;
+      try {
+        const requests = await this.#requests.acquire(1, signal);
+        turn = { slots: { requests, tokens: await this.#tokens.acquire(tokenEstimate(prompt), signal) } };
+      } catch (error) {
+        if (signal?.aborted) return NO_TURN;
+        throw error;
+      }
+      try {
+        return await work(turn);
+      } finally {
+        // Given back when the work sent nothing on them (its ask was taken elsewhere, or over budget).
+        turn.slots?.requests.settle(0);
+        turn.slots?.tokens.settle(0);
+      }
     });
   }
 
-  async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AskResult> {
+  async ask(request: AskRequest, options: { signal?: AbortSignal; turn?: Turn } = {}): Promise<AskResult> {
     const started = this.#clock.now();
     // Whether an attempt got past the breaker: an ask the open circuit refused before any did was
     // never sent, and may be handed back uncounted; one whose retry met it was sent, and paid for.
@@ -168,7 +199,7 @@ export class ResilientEngine implements Engine {
       const reply = await this.#policy.execute(async ({ signal }) => {
         attempted = true;
         try {
-          return await this.#attempt(request, signal);
+          return await this.#attempt(request, signal, options.turn);
         } catch (error) {
           lastFailure = error;
           throw error;
@@ -197,13 +228,12 @@ export class ResilientEngine implements Engine {
     return result;
   }
 
-  async #attempt(request: AskRequest, signal: AbortSignal): Promise<VendorReply> {
-    await this.#requests.acquire(1, signal);
-    // About four characters a token, for the estimate the real count replaces.
-    const tokens = await this.#tokens.acquire(
-      Math.ceil(request.prompt.length / 4) + OUTPUT_TOKENS_RESERVED,
-      signal,
-    );
+  async #attempt(request: AskRequest, signal: AbortSignal, turn: Turn | undefined): Promise<VendorReply> {
+    // The first request of an ask made in a turn goes out on the turn's slots; a retry takes its own.
+    const slots = turn?.slots;
+    if (turn) turn.slots = undefined;
+    if (!slots) await this.#requests.acquire(1, signal);
+    const tokens = slots?.tokens ?? (await this.#tokens.acquire(tokenEstimate(request.prompt), signal));
     const reply = await this.#timeout.execute(
       ({ signal: attempt }) => this.#adapter.call(request, attempt),
       signal,

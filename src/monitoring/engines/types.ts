@@ -3,6 +3,7 @@
 // retries, timeout and circuit breaker, and turns every ending, failures included, into an
 // `AskResult`.
 import type { EngineName } from '../../config.ts';
+import type { Reservation } from './rate-limit.ts';
 
 export type { EngineName };
 
@@ -75,17 +76,31 @@ export interface AskResult {
   retryInMs?: number;
 }
 
+/** What `inTurn` returns when its signal stopped the wait before a turn came. */
+export const NO_TURN = Symbol('no turn: the wait was stopped');
+
+/** A turn at an engine: the first request an ask sends in it goes out on the slots the turn took. */
+export interface Turn {
+  slots: { requests: Reservation; tokens: Reservation } | undefined;
+}
+
 export interface Engine {
   readonly name: EngineName;
   readonly model: string;
   /** Never rejects: a failure is a result with outcome `error`. */
-  ask(request: AskRequest, options?: { signal?: AbortSignal }): Promise<AskResult>;
+  ask(request: AskRequest, options?: { signal?: AbortSignal; turn?: Turn }): Promise<AskResult>;
   /**
-   * Runs `work` holding one of this process's turns at the engine (as many as its concurrency),
-   * once its requests-per-minute window has room: an ask claimed (and counted) inside is sent at
-   * once, not queued behind the engine while a killed process would leave it counted and unsent.
+   * Runs `work` holding one of this process's turns at the engine (as many as its concurrency)
+   * and what a request of `prompt` takes of its requests- and tokens-per-minute windows, on which
+   * the ask `work` makes with the turn sends its first request: an ask claimed (and counted)
+   * inside is sent at once, not queued behind the engine while a killed process would leave it
+   * counted and unsent. NO_TURN, without running `work`, when `signal` stops the wait first.
    */
-  inTurn<T>(work: () => Promise<T>): Promise<T>;
+  inTurn<T>(
+    prompt: string,
+    work: (turn: Turn) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T | typeof NO_TURN>;
 }
 
 /** What a vendor said, before the wrapper adds timing, cost and outcome. */
