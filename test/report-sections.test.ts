@@ -5,9 +5,11 @@ import {
   competitorTable,
   describeChange,
   headlineKpis,
+  recommendationCard,
   shareOfVoiceBars,
   whatChanged,
 } from '../src/reports/sections.ts';
+import type { Recommendation } from '../src/serializers/recommendations.ts';
 
 // The share-of-voice table and bars of a report list the names mentioned most, and always the
 // report's own brand, at its own place.
@@ -130,5 +132,52 @@ describe('report sections: a window without a scored run', () => {
       direction: 'stopped',
     } as never);
     assert.equal(change.text, 'ChatGPT stopped mentioning Acme');
+  });
+});
+
+describe('a recommendation card with its evidence', () => {
+  it('gives each outcome its windows and samples, so a 0 without samples reads as none', () => {
+    const notes =
+      'Baseline over range=custom&start=2026-01-30&end=2026-02-28 (40 samples), current over ' +
+      'range=custom&start=2026-03-02&end=2026-03-31 (0 samples: no value, the 0 recorded stands for none); ' +
+      'no other recommendation on this subject was started or implemented in between.';
+    const card = recommendationCard(
+      {
+        title: 'Rank higher on ChatGPT',
+        priority: 'high',
+        status: 'implemented',
+        why: 'why',
+        suggestedAction: 'act',
+        expectedImpact: 'impact',
+        measurementPlan: 'plan',
+        score: 70,
+        scoreBreakdown: { impact: 0.8, effort: 0.5, confidence: 0.7 },
+        artifacts: [],
+        outcomes: [
+          {
+            metricName: 'engine_average_rank',
+            metricSubject: 'platform:chatgpt',
+            baselineValue: 3.2,
+            currentValue: 0,
+            measurementWindowDays: 30,
+            attributionConfidence: 'low',
+            isMeasured: true,
+            notes,
+          },
+        ],
+      } as unknown as Recommendation,
+      true,
+    );
+    assert.ok(card.kind === 'card');
+    assert.deepEqual(
+      card.card.lines.filter((l) => l.label === 'Outcome' || l.label === 'Measured'),
+      [
+        {
+          label: 'Outcome',
+          text: 'engine_average_rank (platform:chatgpt): 3.2 → 0 over 30 days, low confidence',
+        },
+        { label: 'Measured', text: notes },
+      ],
+    );
   });
 });

@@ -431,6 +431,9 @@ export function recommendationCard(rec: Recommendation, evidence: boolean): Bloc
           `over ${outcome.measurementWindowDays} days, ${outcome.attributionConfidence} confidence` +
           (outcome.isMeasured ? '' : ' (not yet measured)'),
       });
+      // The windows and their sample sizes: a side without samples records 0, which the notes
+      // say stands for none (an average rank of 0 read as better than first).
+      if (outcome.notes !== '') lines.push({ label: 'Measured', text: outcome.notes });
     }
   }
   return {
