@@ -51,7 +51,7 @@ describe('sightline CLI: schema, organizations and keys', () => {
     assert.equal(first.status, 0, first.stderr);
     assert.equal(
       first.stdout,
-      'Applied migrations: 0001_initial, 0002_monitoring, 0003_recent_prompt_scores, 0004_recommendation_findings, 0005_monitoring_weekday, 0006_aggregate_generations, 0007_response_composite_keys, 0008_sqlite_response_composite_keys, 0009_weighted_sums_bigint.\n',
+      'Applied migrations: 0001_initial, 0002_monitoring, 0003_recent_prompt_scores, 0004_recommendation_findings, 0005_monitoring_weekday, 0006_aggregate_generations, 0007_response_composite_keys, 0008_sqlite_response_composite_keys, 0009_weighted_sums_bigint, 0010_artifact_draft_claims.\n',
     );
     const second = box.cli('migrate');
     assert.equal(second.stdout, 'The database schema is up to date.\n');

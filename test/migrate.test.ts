@@ -44,7 +44,7 @@ it('leaves nothing of a migration that fails halfway, then applies every migrati
   await sql`drop table recommendation_outcomes`.execute(dbs.primary);
   const migrated = box.cli('migrate');
   assert.equal(migrated.status, 0, migrated.stderr);
-  assert.match(migrated.stdout, /^Applied migrations: 0001_initial, .*0009_weighted_sums_bigint\.\n$/);
+  assert.match(migrated.stdout, /^Applied migrations: 0001_initial, .*0010_artifact_draft_claims\.\n$/);
   assert.ok((await tables()).includes('organizations'));
   assert.equal(box.cli('migrate').stdout, 'The database schema is up to date.\n');
 });
@@ -112,6 +112,7 @@ it("keeps every mention and citation, their ids and the next id, when SQLite's t
     assert.deepEqual(await migrateToLatest(db), [
       '0008_sqlite_response_composite_keys',
       '0009_weighted_sums_bigint',
+      '0010_artifact_draft_claims',
     ]);
     assert.deepEqual(await rows(), before);
     const response = before.mentions[0]?.response_id as number;

@@ -215,6 +215,7 @@ it('fills the kept scores from the stored run scores when the migration is appli
     '0007_response_composite_keys',
     '0008_sqlite_response_composite_keys',
     '0009_weighted_sums_bigint',
+    '0010_artifact_draft_claims',
   ]);
   assert.deepEqual(await kept(), before);
   assert.deepEqual(before, await recomputed());

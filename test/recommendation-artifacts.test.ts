@@ -280,14 +280,25 @@ describe('the simulated engine drafts', () => {
     }
   });
 
-  it('one artifact when two drafters race', async () => {
+  it('one artifact, asked once, when two drafters race', async () => {
     const r = await rec(acme, 6, 'content_gap', GAP);
+    const used = await askUsage(db, acme.orgId, '2026-03');
     const both = await Promise.all([
       draftArtifacts(db, r, simulated, AT),
       draftArtifacts(db, r, simulated, AT),
     ]);
-    assert.deepEqual(both.map((o) => o[0]?.action).sort(), ['created', 'kept']);
+    // The other met the claim (nothing), or came after the draft was written (kept).
+    assert.deepEqual(
+      both.flatMap((o) => o.map((d) => d.action)).filter((action) => action !== 'kept'),
+      ['created'],
+    );
+    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1, 'asked once');
     assert.equal((await artifactsOf(6)).length, 1);
+    // The claim was let go once the draft was written: drafting again keeps it.
+    assert.deepEqual(
+      (await draftArtifacts(db, r, simulated, AT)).map((d) => d.action),
+      ['kept'],
+    );
   });
 });
 
@@ -471,6 +482,30 @@ describe('sightline recommendations draft', () => {
       `Drafted the outreach_note of recommendation ${uuid(40)} by simulated (outreach-note@2).\n${id}\n`,
     );
     assert.equal((await artifactsOf(40))[0]?.body, SIMULATED_NOTE);
+  });
+
+  it('asks once when two drafters race, the second while the first waits for the engine', async () => {
+    const r = await rec(acme, 44, 'content_gap', GAP);
+    const sent = claudeFake.requests.length;
+    const used = await askUsage(db, acme.orgId, '2026-03');
+    claudeFake.script({ kind: 'hold' });
+    const first = draftArtifacts(db, r, claude, AT);
+    while (claudeFake.held < 1) await sleep(10);
+    // The second finds the first's claim: it asks nothing and writes nothing.
+    let second: unknown;
+    try {
+      second = await Promise.race([draftArtifacts(db, r, claude, AT), sleep(10_000).then(() => 'waited')]);
+    } finally {
+      claudeFake.release();
+    }
+    assert.deepEqual(second, []);
+    assert.deepEqual(
+      (await first).map((d) => d.action),
+      ['created'],
+    );
+    assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
+    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1, 'counted once');
+    assert.equal((await artifactsOf(44))[0]?.generated_by_model, 'claude-sonnet-5-5-20260915');
   });
 
   it("keeps a paid draft that arrives during another process's long write, asking once", async () => {

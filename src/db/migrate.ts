@@ -9,6 +9,7 @@ import * as aggregateGenerations from './migrations/0006_aggregate_generations.t
 import * as responseCompositeKeys from './migrations/0007_response_composite_keys.ts';
 import * as sqliteResponseCompositeKeys from './migrations/0008_sqlite_response_composite_keys.ts';
 import * as weightedSumsBigint from './migrations/0009_weighted_sums_bigint.ts';
+import * as artifactDraftClaims from './migrations/0010_artifact_draft_claims.ts';
 
 // Migrations are listed here, in order, rather than discovered on disk, so that a typo in a file
 // name can never silently skip one.
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_response_composite_keys': responseCompositeKeys,
   '0008_sqlite_response_composite_keys': sqliteResponseCompositeKeys,
   '0009_weighted_sums_bigint': weightedSumsBigint,
+  '0010_artifact_draft_claims': artifactDraftClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

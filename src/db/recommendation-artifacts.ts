@@ -27,6 +27,41 @@ export interface DraftWrite {
 }
 
 /** Inserts a new draft; false when a row with that id exists already (it is left as it was). */
+/**
+ * Claims the drafting of artifact `id` until `until`: true when no one holds it, or the claim held
+ * ran out before `now` (its drafter died). One statement, so of two drafters one wins.
+ */
+export async function claimDrafting(
+  db: Db,
+  orgId: number,
+  id: string,
+  claim: { now: string; until: string },
+): Promise<boolean> {
+  const claimed = await db
+    .insertInto('artifact_draft_claims')
+    .values({ id, org_id: orgId, until: claim.until })
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({ until: claim.until })
+        .where('artifact_draft_claims.org_id', '=', orgId)
+        .where('artifact_draft_claims.until', '<', claim.now),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Lets go of a drafting claim this drafter holds (the one ending at `until`). */
+export async function releaseDrafting(db: Db, orgId: number, id: string, until: string): Promise<void> {
+  await db
+    .deleteFrom('artifact_draft_claims')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('until', '=', until)
+    .execute();
+}
+
 export async function insertDraft(
   db: Db,
   artifact: { id: string; orgId: number; recommendationId: string; artifactType: string },

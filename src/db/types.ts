@@ -421,6 +421,13 @@ export interface RecommendationOutcomesTable {
   current_sample_size: Generated<number>;
 }
 
+export interface ArtifactDraftClaimsTable {
+  /** The artifact's id (`artifactId`), whether or not its row is written yet. */
+  id: string;
+  org_id: number;
+  until: Timestamp;
+}
+
 export interface AggregateGenerationsTable {
   org_id: number;
   category_id: number;
@@ -464,4 +471,5 @@ export interface Database {
   recommendations: RecommendationsTable;
   recommendation_artifacts: RecommendationArtifactsTable;
   recommendation_outcomes: RecommendationOutcomesTable;
+  artifact_draft_claims: ArtifactDraftClaimsTable;
 }

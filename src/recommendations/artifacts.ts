@@ -11,9 +11,11 @@ import type { Db } from '../db/connect.ts';
 import { countAsk, findOrgMonitoring } from '../db/monitoring.ts';
 import {
   type ArtifactRow,
+  claimDrafting,
   type DraftWrite,
   findArtifact,
   insertDraft,
+  releaseDrafting,
   replaceDraft,
 } from '../db/recommendation-artifacts.ts';
 import { findRecommendation } from '../db/recommendations.ts';
@@ -170,6 +172,12 @@ function templateDraft(inputs: Inputs, notice: string, at: string): DraftWrite {
   };
 }
 
+/**
+ * How long a drafter's claim on an artifact lasts: longer than an ask with its retries (three
+ * attempts of up to two minutes, and their waits). A drafter that died holds it back this long.
+ */
+const DRAFT_CLAIM_MS = 15 * 60_000;
+
 const NO_ENGINE =
   'Template: no engine is set to draft artifacts (SIGHTLINE_DRAFT_ENGINE), so this is filled from the data; complete the bracketed parts.';
 const engineFailed = (engine: Engine, failure: string) =>
@@ -213,56 +221,80 @@ export async function draftArtifacts(
     existing?.status === 'draft' && existing.generated_by_model === '' && engine !== null;
   if (existing && !options.regenerate && !upgradesTemplate) return [outcome('kept', existing)];
 
-  let draft: DraftWrite;
-  let engineFailure: string | undefined;
   const stamp = at.toISOString();
-  if (engine === null) {
-    draft = templateDraft(inputs, NO_ENGINE, stamp);
-  } else {
-    const asked = await askEngine(db, orgId, engine, inputs, at, options.log);
-    if ('failure' in asked) {
-      engineFailure = asked.failure;
-      options.log?.warn(
-        {
-          event: 'artifact_draft_failed',
-          orgId,
-          recommendationId: recommendation.id,
-          engine: engine.name,
-          reason: asked.failure,
-        },
-        `${engine.name} could not draft the ${inputs.artifactType} of recommendation ${recommendation.id}: ${asked.failure}`,
-      );
-      // A draft that exists stays: a failed attempt never replaces something better.
-      if (existing) return [outcome('kept', existing, engineFailure)];
-      draft = templateDraft(inputs, engineFailed(engine, asked.failure), stamp);
-    } else {
-      draft = {
-        ...inputs.heading,
-        body: asked.body,
-        generatedByModel: asked.model,
-        generationPromptVersion: inputs.prompt.version,
-        at: stamp,
+  /** Writes `draft` as the artifact, over `over` when there is one. */
+  const write = async (
+    draft: DraftWrite,
+    over = existing,
+    engineFailure?: string,
+  ): Promise<DraftOutcome[]> => {
+    const written = over
+      ? await replaceDraft(db, orgId, id, draft, !options.regenerate)
+      : await insertDraft(
+          db,
+          { id, orgId, recommendationId: recommendation.id, artifactType: inputs.artifactType },
+          draft,
+        );
+    if (written) {
+      const stored = {
+        generated_by_model: draft.generatedByModel,
+        generation_prompt_version: draft.generationPromptVersion,
       };
+      return [outcome(over ? 'updated' : 'created', stored, engineFailure)];
     }
+    // Another drafter wrote the row meanwhile (or reviewed it): theirs stands.
+    const current = await findArtifact(db, orgId, id);
+    if (!current) throw new Error(`artifact ${id} vanished while it was drafted`);
+    return [outcome('kept', current, engineFailure)];
+  };
+  if (engine === null) return write(templateDraft(inputs, NO_ENGINE, stamp));
+
+  // One drafter asks: two generators at once (the worker's and a command's) both paid the engine
+  // for one artifact. The claim is held until the draft is written, so the next drafter sees it.
+  const now = Date.now();
+  const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
+  if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) {
+    return existing ? [outcome('kept', existing)] : [];
   }
-  const written = existing
-    ? await replaceDraft(db, orgId, id, draft, !options.regenerate)
-    : await insertDraft(
-        db,
-        { id, orgId, recommendationId: recommendation.id, artifactType: inputs.artifactType },
-        draft,
+  try {
+    // Read again under the claim: a drafter that finished between the first read and the claim
+    // has written what this one would ask for.
+    const current = await findArtifact(db, orgId, id);
+    const drafted = current && (current.generated_by_model !== '' || current.status !== 'draft');
+    if (drafted && !options.regenerate) return [outcome('kept', current)];
+    const asked = await askEngine(db, orgId, engine, inputs, at, options.log);
+    if (!('failure' in asked)) {
+      return await write(
+        {
+          ...inputs.heading,
+          body: asked.body,
+          generatedByModel: asked.model,
+          generationPromptVersion: inputs.prompt.version,
+          at: stamp,
+        },
+        current,
       );
-  if (written) {
-    const stored = {
-      generated_by_model: draft.generatedByModel,
-      generation_prompt_version: draft.generationPromptVersion,
-    };
-    return [outcome(existing ? 'updated' : 'created', stored, engineFailure)];
+    }
+    options.log?.warn(
+      {
+        event: 'artifact_draft_failed',
+        orgId,
+        recommendationId: recommendation.id,
+        engine: engine.name,
+        reason: asked.failure,
+      },
+      `${engine.name} could not draft the ${inputs.artifactType} of recommendation ${recommendation.id}: ${asked.failure}`,
+    );
+    // A draft that exists stays: a failed attempt never replaces something better.
+    if (current) return [outcome('kept', current, asked.failure)];
+    return await write(
+      templateDraft(inputs, engineFailed(engine, asked.failure), stamp),
+      current,
+      asked.failure,
+    );
+  } finally {
+    await releaseDrafting(db, orgId, id, until);
   }
-  // Another drafter wrote the row meanwhile (or reviewed it): theirs stands.
-  const current = await findArtifact(db, orgId, id);
-  if (!current) throw new Error(`artifact ${id} vanished while it was drafted`);
-  return [outcome('kept', current, engineFailure)];
 }
 
 /**
