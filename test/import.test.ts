@@ -575,7 +575,7 @@ describe('two imports of the same answers at once', () => {
         assert.ok(lost[0] instanceof ImportRaced, String(lost[0]));
         assert.equal(
           lost[0].message,
-          'another import of the same answers finished first; nothing was imported. Run it again: it is idempotent',
+          'another import wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
         );
       } else {
         // One after the other: the second found every answer stored.

@@ -65,7 +65,7 @@ const BATCH = 500;
 export class ImportRaced extends Error {
   constructor(cause: unknown) {
     super(
-      'another import of the same answers finished first; nothing was imported. Run it again: it is idempotent',
+      'another import wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
       { cause },
     );
     this.name = 'ImportRaced';
