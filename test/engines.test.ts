@@ -558,6 +558,19 @@ describe('limits and metrics', () => {
     assert.deepEqual(clock.slept, [60_000]);
   });
 
+  it('lets an ask larger than the whole window go alone, a reservation given back unused aside', async () => {
+    const clock = manualClock();
+    const window = new MinuteWindow(1000, clock);
+    // Taken for an ask that was never sent (its claim lost), and given back.
+    (await window.acquire(800)).settle(0);
+    // 1,500 is more than the window ever holds; nothing is used in it, so it goes at once.
+    await window.acquire(1500);
+    assert.deepEqual(clock.slept, []);
+    // Now something is used: the next one waits for it to leave.
+    await window.acquire(1500);
+    assert.deepEqual(clock.slept, [60_000]);
+  });
+
   it('counts the tokens really used, not the reservation', async () => {
     const clock = manualClock();
     const window = new MinuteWindow(1000, clock);

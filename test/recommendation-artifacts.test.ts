@@ -16,6 +16,7 @@ import { MAIN, runCli } from './support/cli.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
 import { ANSWER, type FakeVendor, PAGES, startFakeVendor } from './support/fake-engines.ts';
 import { BrandFixture, insertOrg, insertRecommendationArtifact, mintKey } from './support/fixtures.ts';
+import { memoryLog } from './support/monitoring.ts';
 import { holdingWrites } from './support/write-lock.ts';
 
 // Drafted artifacts of recommendations: the exact text the simulated engine and the templates
@@ -506,6 +507,31 @@ describe('sightline recommendations draft', () => {
     assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
     assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1, 'counted once');
     assert.equal((await artifactsOf(44))[0]?.generated_by_model, 'claude-sonnet-5-5-20260915');
+  });
+
+  it('refuses to redraft an artifact another drafter holds, and leaves it to that one otherwise', async () => {
+    const r = await rec(acme, 45, 'content_gap', GAP);
+    const id = artifactId(uuid(45), 'content_brief');
+    // What a drafter that was killed while it asked leaves behind.
+    await db
+      .insertInto('artifact_draft_claims')
+      .values({ id, org_id: acme.orgId, until: new Date(Date.now() + 600_000).toISOString() })
+      .execute();
+    const sent = claudeFake.requests.length;
+    await assert.rejects(
+      draftArtifacts(db, r, claude, AT, { regenerate: true }),
+      new RegExp(
+        `^InvalidInput: artifact ${id} is being drafted by another process .*: run this again once it has finished$`,
+      ),
+    );
+    const log = memoryLog();
+    assert.deepEqual(await draftArtifacts(db, r, claude, AT, { log }), []);
+    assert.deepEqual(
+      log.lines.map((l) => l.fields.event),
+      ['artifact_draft_claimed_elsewhere'],
+    );
+    assert.equal(claudeFake.requests.length, sent, 'nothing asked');
+    assert.deepEqual(await artifactsOf(45), []);
   });
 
   it("keeps a paid draft that arrives during another process's long write, asking once", async () => {

@@ -134,12 +134,17 @@ async function askEngine(
   const org = await findOrgMonitoring(db, orgId);
   if (!org) throw new InvalidInput(`organization ${orgId} does not exist`);
   const month = budgetMonth(at, org.timezone);
-  if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) {
+  // In a turn at the engine, as a monitoring ask is: counted when it can be sent, and never ahead
+  // of a monitoring ask already counted in its own turn.
+  const result = await engine.inTurn(inputs.prompt.text, async (turn) => {
+    if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) return null;
+    return engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn });
+  });
+  if (result === null) {
     return {
       failure: `monthly ask budget reached: ${org.monthlyAskBudget} asks in ${month} (${org.timezone})`,
     };
   }
-  const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject });
   const failure = failureOf(result);
   log?.info(
     {
@@ -254,6 +259,18 @@ export async function draftArtifacts(
   const now = Date.now();
   const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
   if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) {
+    const held = `artifact ${id} is being drafted by another process (or one that stopped, whose claim lasts up to ${DRAFT_CLAIM_MS / 60_000} minutes)`;
+    // Asked for a fresh draft, saying nothing would read as done.
+    if (options.regenerate) throw new InvalidInput(`${held}: run this again once it has finished`);
+    options.log?.info(
+      {
+        event: 'artifact_draft_claimed_elsewhere',
+        orgId,
+        recommendationId: recommendation.id,
+        artifactId: id,
+      },
+      `${held}; left to it`,
+    );
     return existing ? [outcome('kept', existing)] : [];
   }
   try {
@@ -293,7 +310,13 @@ export async function draftArtifacts(
       asked.failure,
     );
   } finally {
-    await releaseDrafting(db, orgId, id, until);
+    // A claim that cannot be let go (the database busy) runs out by itself; the draft is written.
+    await releaseDrafting(db, orgId, id, until).catch((error: unknown) =>
+      options.log?.warn(
+        { event: 'artifact_claim_release_failed', orgId, artifactId: id, err: String(error) },
+        `could not let go of the claim on artifact ${id}; it runs out by itself`,
+      ),
+    );
   }
 }
 

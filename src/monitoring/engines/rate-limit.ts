@@ -49,8 +49,9 @@ export class MinuteWindow {
       const now = this.#clock.now();
       this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
       const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
-      // An ask larger than the whole budget still goes, alone, rather than never.
-      if (used + amount <= this.limit || this.#entries.length === 0) {
+      // An ask larger than the whole budget still goes, alone, rather than never. Alone: nothing
+      // used, since a reservation given back unused (settled to 0) stays in the window.
+      if (used + amount <= this.limit || used === 0) {
         const entry = { at: now, amount };
         this.#entries.push(entry);
         return {

@@ -24,7 +24,7 @@ import type { EngineConfig } from '../../config.ts';
 import { describeFailure, MalformedReply, redact } from './errors.ts';
 import type { EngineMetrics } from './metrics.ts';
 import { estimateCostUsd } from './pricing.ts';
-import { type Clock, MinuteWindow, systemClock } from './rate-limit.ts';
+import { type Clock, MinuteWindow, type Reservation, systemClock } from './rate-limit.ts';
 import {
   type AskRequest,
   type AskResult,
@@ -159,6 +159,12 @@ export class ResilientEngine implements Engine {
     this.#timeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
   }
 
+  inTurn<T>(prompt: string, work: (turn: Turn) => Promise<T>): Promise<T>;
+  inTurn<T>(
+    prompt: string,
+    work: (turn: Turn) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T | typeof NO_TURN>;
   async inTurn<T>(
     prompt: string,
     work: (turn: Turn) => Promise<T>,
@@ -169,10 +175,12 @@ export class ResilientEngine implements Engine {
     return this.#turns.execute(async () => {
       if (signal?.aborted) return NO_TURN;
       let turn: Turn;
+      let requests: Reservation | undefined;
       try {
-        const requests = await this.#requests.acquire(1, signal);
+        requests = await this.#requests.acquire(1, signal);
         turn = { slots: { requests, tokens: await this.#tokens.acquire(tokenEstimate(prompt), signal) } };
       } catch (error) {
+        requests?.settle(0);
         if (signal?.aborted) return NO_TURN;
         throw error;
       }

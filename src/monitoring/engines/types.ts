@@ -96,10 +96,11 @@ export interface Engine {
    * inside is sent at once, not queued behind the engine while a killed process would leave it
    * counted and unsent. NO_TURN, without running `work`, when `signal` stops the wait first.
    */
+  inTurn<T>(prompt: string, work: (turn: Turn) => Promise<T>): Promise<T>;
   inTurn<T>(
     prompt: string,
     work: (turn: Turn) => Promise<T>,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<T | typeof NO_TURN>;
 }
 
