@@ -21,11 +21,16 @@ const compileCache = enableCompileCache();
 if (compileCache.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
 // Node prints a warning over several lines, with a hint about --trace-warnings (pg's notice on
-// sslmode=require is ten): a command says each thing it has to say in one line.
-process.removeAllListeners('warning');
-process.on('warning', (warning) => {
-  process.stderr.write(`sightline: warning: ${String(warning.message).split('\n')[0]}\n`);
-});
+// sslmode=require is ten): a command says each thing it has to say in one line. Unless the
+// operator asked Node for something else: none, a trace, a file, some left out.
+const nodeFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+const warningFlag = /^--(no-warnings|trace-warnings|redirect-warnings|disable-warning)(=|$)/;
+if (process.env.NODE_NO_WARNINGS !== '1' && !nodeFlags.some((flag) => warningFlag.test(flag))) {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    process.stderr.write(`sightline: warning: ${String(warning.message).split('\n')[0]}\n`);
+  });
+}
 
 await import('./use-bundles.js');
 

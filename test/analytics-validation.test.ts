@@ -141,9 +141,13 @@ describe('analytics query validation', () => {
     for (const base of windowed()) {
       await expect400(`${base}?range=13d&start=2026-03-01`, { range: ['"13d" is not a valid choice.'] });
       await expect400(`${base}?range=`, { range: ['"" is not a valid choice.'] });
-      // Over its length, a value is not quoted back.
-      await expect400(`${base}?range=${'x'.repeat(8000)}`, {
-        range: ['Ensure this field has no more than 64 characters.'],
+      // A long value is quoted back to its first 64 characters, repeated or not.
+      const long = 'x'.repeat(8000);
+      const quoted = `"${'x'.repeat(64)}…" is not a valid choice.`;
+      await expect400(`${base}?range=${long}`, { range: [quoted] });
+      await expect400(`${base}?range=${long}&range=7d`, { range: [quoted] });
+      await expect400(`${base}?start=${long}`, {
+        start: ['Ensure this field has no more than 64 characters.'],
       });
     }
   });

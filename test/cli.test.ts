@@ -20,7 +20,16 @@ import {
 } from '../src/cli/commands/support.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import type { App } from '../src/http/types.ts';
-import { assertFails, configFor, KEY, MAIN, runCli, type Sandbox, sandbox } from './support/cli.ts';
+import {
+  assertFails,
+  configFor,
+  KEY,
+  MAIN,
+  runCli,
+  runCliWith,
+  type Sandbox,
+  sandbox,
+} from './support/cli.ts';
 
 // The CLI runs as a child process, exactly as a person runs it, against a database of its own
 // (a temporary SQLite file, or a fresh PostgreSQL database in the suite's PostgreSQL pass).
@@ -86,6 +95,19 @@ describe('sightline CLI: schema, organizations and keys', () => {
       'sightline: cannot reach the database: connect ECONNREFUSED 127.0.0.1:1',
       "sightline: warning: SECURITY WARNING: The SSL modes 'prefer', 'require', and 'verify-ca' are treated as aliases for 'verify-full'.",
     ]);
+    // Told not to warn, it does not.
+    for (const env of [{ NODE_NO_WARNINGS: '1' }, { NODE_OPTIONS: '--no-warnings' }] as Record<
+      string,
+      string
+    >[]) {
+      const quiet = await runCliWith(
+        'postgres://postgres@127.0.0.1:1/x?sslmode=require',
+        env,
+        'orgs',
+        'list',
+      );
+      assert.equal(quiet.stderr, 'sightline: cannot reach the database: connect ECONNREFUSED 127.0.0.1:1\n');
+    }
   });
 
   it('creates, lists and updates organizations with validated settings', () => {

@@ -5,8 +5,15 @@ import { type FieldErrors, NotFound, ValidationFailed } from '../errors.ts';
 // its query string is judged (decisions.md, order of checks 7 then 8). A route first calls
 // `rejectInvalidParams`, looks its objects up, then calls `rejectInvalidQuery`.
 
+// A value is quoted back to its first 64 characters: one repeated or unbounded (an array of
+// 8,000-character values) would otherwise be echoed whole.
+const QUOTED_LENGTH = 64;
+
 function quoted(value: unknown): string {
-  return JSON.stringify(typeof value === 'string' ? value : String(value));
+  const text = typeof value === 'string' ? value : String(value);
+  return JSON.stringify(
+    [...text].length > QUOTED_LENGTH ? `${[...text].slice(0, QUOTED_LENGTH).join('')}…` : text,
+  );
 }
 
 function fieldOf(error: FastifySchemaValidationError): string {

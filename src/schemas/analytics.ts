@@ -13,7 +13,6 @@ const QueryText = (description: string) => Type.Optional(Type.String({ maxLength
 const WindowParameters = {
   range: Type.Optional(
     Type.Enum([...RANGES], {
-      maxLength: 64,
       description:
         '7d, 30d (default), 90d, all or custom. 7d/30d/90d end now; all starts at the first observation.',
     }),
