@@ -509,6 +509,28 @@ describe('sightline recommendations draft', () => {
     assert.equal((await artifactsOf(44))[0]?.generated_by_model, 'claude-sonnet-5-5-20260915');
   });
 
+  it('gives back to the month a draft the engine’s open circuit refused before sending it', async () => {
+    // An engine of its own whose circuit opens at the first failure.
+    const fragile = createEngines(
+      loadConfig({
+        ANTHROPIC_API_KEY: CLAUDE_KEY,
+        ANTHROPIC_BASE_URL: claudeFake.baseUrl,
+        SIGHTLINE_ENGINE_MAX_ATTEMPTS: '1',
+        SIGHTLINE_ENGINE_BREAKER_FAILURES: '1',
+      }).engines,
+    ).get('claude') as Engine;
+    claudeFake.script({ kind: 'status', status: 500 });
+    assert.equal((await fragile.ask({ prompt: GAP_PROMPT })).error, 'server error (HTTP 500 api_error)');
+    const sent = claudeFake.requests.length;
+    const used = await askUsage(db, acme.orgId, '2026-03');
+    const r = await rec(acme, 46, 'content_gap', GAP);
+    const [drafted] = await draftArtifacts(db, r, fragile, AT);
+    assert.equal(drafted?.action, 'created');
+    assert.match(drafted?.engineFailure ?? '', /circuit open/);
+    assert.equal(claudeFake.requests.length, sent, 'nothing sent');
+    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used, 'nothing counted');
+  });
+
   it('refuses to redraft an artifact another drafter holds, and leaves it to that one otherwise', async () => {
     const r = await rec(acme, 45, 'content_gap', GAP);
     const id = artifactId(uuid(45), 'content_brief');

@@ -502,15 +502,20 @@ export async function deferAsk(
       .where('state', '=', 'asking')
       .executeTakeFirst();
     if (deferred.numUpdatedRows === 0n) return false;
-    await trx
-      .updateTable('org_ask_usage')
-      .set((eb) => ({ asks: eb('asks', '-', 1) }))
-      .where('org_id', '=', ask.orgId)
-      .where('month', '=', values.month)
-      .where('asks', '>', 0)
-      .execute();
+    await uncountAsk(trx, ask.orgId, values.month);
     return true;
   });
+}
+
+/** Gives back an ask `countAsk` counted that was not sent (an open circuit refused it first). */
+export async function uncountAsk(db: Db, orgId: number, month: string): Promise<void> {
+  await db
+    .updateTable('org_ask_usage')
+    .set((eb) => ({ asks: eb('asks', '-', 1) }))
+    .where('org_id', '=', orgId)
+    .where('month', '=', month)
+    .where('asks', '>', 0)
+    .execute();
 }
 
 /** Extends the leases `owner` holds on the asks it is still asking. */

@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import type { EnginesConfig } from '../config.ts';
 import { findBrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
-import { countAsk, findOrgMonitoring } from '../db/monitoring.ts';
+import { countAsk, findOrgMonitoring, uncountAsk } from '../db/monitoring.ts';
 import {
   type ArtifactRow,
   claimDrafting,
@@ -32,7 +32,7 @@ import { InvalidInput } from '../domain/catalog.ts';
 import { budgetMonth } from '../domain/schedule.ts';
 import { storableText } from '../domain/storable-text.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
-import type { AskResult, Engine, EngineName } from '../monitoring/engines/index.ts';
+import type { AskResult, Engine, EngineName, Turn } from '../monitoring/engines/index.ts';
 import type { Generation } from './generate.ts';
 import { DRAFT_TEXTS } from './prompts.ts';
 
@@ -122,11 +122,16 @@ function engineBody(inputs: Inputs, result: AskResult): string {
   return `${result.text}\n\n## Sources the engine drew on\n${sources.join('\n')}`;
 }
 
-/** One ask for the draft, counted against the month's budget first: a body, or why there is none. */
+/**
+ * One ask for the draft in a turn the caller holds, counted against the month's budget first: a
+ * body, or why there is none. An ask the engine's open circuit refused before sending anything is
+ * given back to the month, as a monitoring ask is.
+ */
 async function askEngine(
   db: Db,
   orgId: number,
   engine: Engine,
+  turn: Turn,
   inputs: Inputs,
   at: Date,
   log: MonitorLog | undefined,
@@ -134,17 +139,13 @@ async function askEngine(
   const org = await findOrgMonitoring(db, orgId);
   if (!org) throw new InvalidInput(`organization ${orgId} does not exist`);
   const month = budgetMonth(at, org.timezone);
-  // In a turn at the engine, as a monitoring ask is: counted when it can be sent, and never ahead
-  // of a monitoring ask already counted in its own turn.
-  const result = await engine.inTurn(inputs.prompt.text, async (turn) => {
-    if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) return null;
-    return engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn });
-  });
-  if (result === null) {
+  if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) {
     return {
       failure: `monthly ask budget reached: ${org.monthlyAskBudget} asks in ${month} (${org.timezone})`,
     };
   }
+  const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn });
+  if (result.retryInMs !== undefined) await uncountAsk(db, orgId, month);
   const failure = failureOf(result);
   log?.info(
     {
@@ -176,6 +177,16 @@ function templateDraft(inputs: Inputs, notice: string, at: string): DraftWrite {
     at,
   };
 }
+
+/** What a drafter holding the claim found: a draft another wrote meanwhile, or its engine's answer. */
+type Claimed = { until: string } & (
+  | { kept: ArtifactRow }
+  | {
+      kept?: undefined;
+      current: ArtifactRow | undefined;
+      asked: Awaited<ReturnType<typeof askEngine>>;
+    }
+);
 
 /**
  * How long a drafter's claim on an artifact lasts: longer than an ask with its retries (three
@@ -219,9 +230,12 @@ export async function draftArtifacts(
     ...(engineFailure === undefined ? {} : { engineFailure }),
   });
 
-  if (existing && existing.status !== 'draft' && options.regenerate) {
-    throw new InvalidInput(`artifact ${id} is ${existing.status}: a reviewed artifact is not drafted again`);
-  }
+  const refuseReviewed = (row: ArtifactRow | undefined) => {
+    if (row && row.status !== 'draft' && options.regenerate) {
+      throw new InvalidInput(`artifact ${id} is ${row.status}: a reviewed artifact is not drafted again`);
+    }
+  };
+  refuseReviewed(existing);
   const upgradesTemplate =
     existing?.status === 'draft' && existing.generated_by_model === '' && engine !== null;
   if (existing && !options.regenerate && !upgradesTemplate) return [outcome('kept', existing)];
@@ -253,12 +267,41 @@ export async function draftArtifacts(
     return [outcome('kept', current, engineFailure)];
   };
   if (engine === null) return write(templateDraft(inputs, NO_ENGINE, stamp));
+  // A claim that cannot be let go (the database busy) runs out by itself; the draft is written.
+  const release = (until: string) =>
+    releaseDrafting(db, orgId, id, until).catch((error: unknown) =>
+      options.log?.warn(
+        { event: 'artifact_claim_release_failed', orgId, artifactId: id, err: String(error) },
+        `could not let go of the claim on artifact ${id}; it runs out by itself`,
+      ),
+    );
 
   // One drafter asks: two generators at once (the worker's and a command's) both paid the engine
-  // for one artifact. The claim is held until the draft is written, so the next drafter sees it.
-  const now = Date.now();
-  const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
-  if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) {
+  // for one artifact. The claim is taken in a turn at the engine, so its time is the ask's and not
+  // the wait for the engine, and held until the draft is written, so the next drafter sees it.
+  const claimed = await engine.inTurn(inputs.prompt.text, async (turn): Promise<Claimed | null> => {
+    const now = Date.now();
+    const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
+    if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) return null;
+    try {
+      // Read again under the claim: a drafter that finished between the first read and the claim
+      // has written what this one would ask for, and a person may have reviewed it meanwhile.
+      const current = await findArtifact(db, orgId, id);
+      refuseReviewed(current);
+      if (
+        current &&
+        (current.generated_by_model !== '' || current.status !== 'draft') &&
+        !options.regenerate
+      ) {
+        return { until, kept: current };
+      }
+      return { until, current, asked: await askEngine(db, orgId, engine, turn, inputs, at, options.log) };
+    } catch (error) {
+      await release(until);
+      throw error;
+    }
+  });
+  if (claimed === null) {
     const held = `artifact ${id} is being drafted by another process (or one that stopped, whose claim lasts up to ${DRAFT_CLAIM_MS / 60_000} minutes)`;
     // Asked for a fresh draft, saying nothing would read as done.
     if (options.regenerate) throw new InvalidInput(`${held}: run this again once it has finished`);
@@ -273,13 +316,10 @@ export async function draftArtifacts(
     );
     return existing ? [outcome('kept', existing)] : [];
   }
+  const { until } = claimed;
   try {
-    // Read again under the claim: a drafter that finished between the first read and the claim
-    // has written what this one would ask for.
-    const current = await findArtifact(db, orgId, id);
-    const drafted = current && (current.generated_by_model !== '' || current.status !== 'draft');
-    if (drafted && !options.regenerate) return [outcome('kept', current)];
-    const asked = await askEngine(db, orgId, engine, inputs, at, options.log);
+    if (claimed.kept) return [outcome('kept', claimed.kept)];
+    const { current, asked } = claimed;
     if (!('failure' in asked)) {
       return await write(
         {
@@ -310,13 +350,7 @@ export async function draftArtifacts(
       asked.failure,
     );
   } finally {
-    // A claim that cannot be let go (the database busy) runs out by itself; the draft is written.
-    await releaseDrafting(db, orgId, id, until).catch((error: unknown) =>
-      options.log?.warn(
-        { event: 'artifact_claim_release_failed', orgId, artifactId: id, err: String(error) },
-        `could not let go of the claim on artifact ${id}; it runs out by itself`,
-      ),
-    );
+    await release(until);
   }
 }
 
