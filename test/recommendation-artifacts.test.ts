@@ -10,6 +10,7 @@ import { askUsage, setOrgMonitoring } from '../src/db/monitoring.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
 import { InvalidInput } from '../src/domain/catalog.ts';
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../src/domain/recommendation-evidence.ts';
+import { budgetMonth } from '../src/domain/schedule.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { artifactId, draftArtifacts, draftEngine, draftInputs } from '../src/recommendations/artifacts.ts';
 import { MAIN, runCli } from './support/cli.ts';
@@ -24,6 +25,8 @@ import { holdingWrites } from './support/write-lock.ts';
 // failures, the budget), idempotence, the tenancy of the prompt, the API list and the command.
 
 const AT = new Date('2026-03-31T08:00:00.000Z');
+// A draft's ask counts in the month it is sent, whatever month its drafting is dated (AT).
+const THIS_MONTH = budgetMonth(new Date(), 'UTC');
 const LATER = new Date('2026-04-02T09:00:00.000Z');
 const CLAUDE_KEY = 'sk-ant-test-artifacts-0123456789';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -198,6 +201,9 @@ before(async () => {
       ANTHROPIC_API_KEY: CLAUDE_KEY,
       ANTHROPIC_BASE_URL: claudeFake.baseUrl,
       SIGHTLINE_ENGINE_MAX_ATTEMPTS: '2',
+      // The fake reports a search-sized usage per answer: three drafts in a minute would fill
+      // Claude's default 30,000 tokens a minute and hold the next one a minute.
+      SIGHTLINE_CLAUDE_TOKENS_PER_MINUTE: '0',
     }).engines,
     { backoff: { initialDelayMs: 1, maxDelayMs: 5 } },
   );
@@ -283,7 +289,7 @@ describe('the simulated engine drafts', () => {
 
   it('one artifact, asked once, when two drafters race', async () => {
     const r = await rec(acme, 6, 'content_gap', GAP);
-    const used = await askUsage(db, acme.orgId, '2026-03');
+    const used = await askUsage(db, acme.orgId, THIS_MONTH);
     const both = await Promise.all([
       draftArtifacts(db, r, simulated, AT),
       draftArtifacts(db, r, simulated, AT),
@@ -293,7 +299,7 @@ describe('the simulated engine drafts', () => {
       both.flatMap((o) => o.map((d) => d.action)).filter((action) => action !== 'kept'),
       ['created'],
     );
-    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1, 'asked once');
+    assert.equal(await askUsage(db, acme.orgId, THIS_MONTH), used + 1, 'asked once');
     assert.equal((await artifactsOf(6)).length, 1);
     // The claim was let go once the draft was written: drafting again keeps it.
     assert.deepEqual(
@@ -346,7 +352,7 @@ describe('without an engine the artifact is the template', () => {
 describe('a vendor engine (Claude, through its SDK)', () => {
   it('is sent the filled prompt alone; its answer and cited pages are the draft, its ask counted', async () => {
     const sent = claudeFake.requests.length;
-    const used = await askUsage(db, acme.orgId, '2026-03');
+    const used = await askUsage(db, acme.orgId, THIS_MONTH);
     const r = await rec(acme, 20, 'content_gap', GAP);
     const [outcome] = await draftArtifacts(db, r, claude, AT);
     assert.equal(outcome?.generatedByModel, 'claude-sonnet-5-5-20260915');
@@ -360,8 +366,8 @@ describe('a vendor engine (Claude, through its SDK)', () => {
       `${ANSWER}\n\n## Sources the engine drew on\n- ${PAGES[0].title}: ${PAGES[0].url}\n- ${PAGES[1].title}: ${PAGES[1].url}`,
     );
     assert.equal(row?.generation_prompt_version, 'content-brief@1');
-    // One ask, counted in the organization's March like a monitoring ask.
-    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1);
+    // One ask, counted in the organization's month like a monitoring ask: this month, not AT's.
+    assert.equal(await askUsage(db, acme.orgId, THIS_MONTH), used + 1);
   });
 
   it('drops a NUL and mends a lone surrogate in the draft and its model name, as either database stores them', async () => {
@@ -416,8 +422,8 @@ describe('a vendor engine (Claude, through its SDK)', () => {
     const sent = claudeFake.requests.length;
     const [outcome] = await draftArtifacts(db, await rec(brand, 24, 'content_gap', GAP), claude, AT);
     assert.equal(claudeFake.requests.length, sent);
-    assert.equal(outcome?.engineFailure, 'monthly ask budget reached: 1 asks in 2026-03 (UTC)');
-    assert.equal(await askUsage(db, org, '2026-03'), 1);
+    assert.equal(outcome?.engineFailure, `monthly ask budget reached: 1 asks in ${THIS_MONTH} (UTC)`);
+    assert.equal(await askUsage(db, org, THIS_MONTH), 1);
     assert.match(
       (await artifactsOf(24))[0]?.body ?? '',
       /^Template: the claude engine could not draft this \(monthly ask budget reached/,
@@ -488,7 +494,7 @@ describe('sightline recommendations draft', () => {
   it('asks once when two drafters race, the second while the first waits for the engine', async () => {
     const r = await rec(acme, 44, 'content_gap', GAP);
     const sent = claudeFake.requests.length;
-    const used = await askUsage(db, acme.orgId, '2026-03');
+    const used = await askUsage(db, acme.orgId, THIS_MONTH);
     claudeFake.script({ kind: 'hold' });
     const first = draftArtifacts(db, r, claude, AT);
     while (claudeFake.held < 1) await sleep(10);
@@ -505,7 +511,7 @@ describe('sightline recommendations draft', () => {
       ['created'],
     );
     assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
-    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used + 1, 'counted once');
+    assert.equal(await askUsage(db, acme.orgId, THIS_MONTH), used + 1, 'counted once');
     assert.equal((await artifactsOf(44))[0]?.generated_by_model, 'claude-sonnet-5-5-20260915');
   });
 
@@ -522,13 +528,13 @@ describe('sightline recommendations draft', () => {
     claudeFake.script({ kind: 'status', status: 500 });
     assert.equal((await fragile.ask({ prompt: GAP_PROMPT })).error, 'server error (HTTP 500 api_error)');
     const sent = claudeFake.requests.length;
-    const used = await askUsage(db, acme.orgId, '2026-03');
+    const used = await askUsage(db, acme.orgId, THIS_MONTH);
     const r = await rec(acme, 46, 'content_gap', GAP);
     const [drafted] = await draftArtifacts(db, r, fragile, AT);
     assert.equal(drafted?.action, 'created');
     assert.match(drafted?.engineFailure ?? '', /circuit open/);
     assert.equal(claudeFake.requests.length, sent, 'nothing sent');
-    assert.equal(await askUsage(db, acme.orgId, '2026-03'), used, 'nothing counted');
+    assert.equal(await askUsage(db, acme.orgId, THIS_MONTH), used, 'nothing counted');
   });
 
   it('refuses to redraft an artifact another drafter holds, and leaves it to that one otherwise', async () => {

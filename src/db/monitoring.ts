@@ -204,6 +204,18 @@ export async function askUsage(db: Db, orgId: number, month: string): Promise<nu
   return Number(row?.asks ?? 0);
 }
 
+/**
+ * Whether the organization's month has no ask left. Read before waiting for a turn at an engine:
+ * an ask whose count would be refused need not wait for the engine's windows first.
+ */
+export async function budgetSpent(
+  db: Db,
+  org: Pick<OrgMonitoring, 'orgId' | 'monthlyAskBudget'>,
+  month: string,
+): Promise<boolean> {
+  return org.monthlyAskBudget !== null && (await askUsage(db, org.orgId, month)) >= org.monthlyAskBudget;
+}
+
 /** The brand's live categories that have eligible prompts, with their prompts in id order. */
 export async function eligiblePrompts(
   db: Db,

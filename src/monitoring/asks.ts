@@ -8,6 +8,7 @@ import type { EngineName } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import {
   type AskFacts,
+  budgetSpent,
   categoryCompetitorNames,
   claimAsk,
   deferAsk,
@@ -292,11 +293,24 @@ export async function executeAsk(deps: AskDeps, askId: number, signal?: AbortSig
   // Claimed only in a turn at the engine, so what the claim counts is sent at once: claimed and
   // then queued behind the engine's concurrency, an ask a killed process left was counted (and an
   // attempt spent) without having been sent.
+  const org = await findOrgMonitoring(deps.db, ask.orgId);
+  if (!org) return 'taken';
+  const stopForBudget = async (month: string) => {
+    await stopRunForBudget(
+      deps,
+      { id: ask.runId, orgId: ask.orgId },
+      org.monthlyAskBudget,
+      month,
+      org.timezone,
+    );
+    return 'budget' as const;
+  };
+  // A month without asks left stops the run now, not after a wait for the engine's turn.
+  const thisMonth = budgetMonth(deps.clock(), org.timezone);
+  if (await budgetSpent(deps.db, org, thisMonth)) return stopForBudget(thisMonth);
   const taken = await engine.inTurn(
     ask.promptText,
     async (turn) => {
-      const org = await findOrgMonitoring(deps.db, ask.orgId);
-      if (!org) return 'taken';
       const now = deps.clock();
       const month = budgetMonth(now, org.timezone);
       const claim = await claimAsk(
@@ -312,16 +326,7 @@ export async function executeAsk(deps: AskDeps, askId: number, signal?: AbortSig
         },
       );
       if (claim === 'taken') return 'taken';
-      if (claim === 'budget') {
-        await stopRunForBudget(
-          deps,
-          { id: ask.runId, orgId: ask.orgId },
-          org.monthlyAskBudget,
-          month,
-          org.timezone,
-        );
-        return 'budget';
-      }
+      if (claim === 'budget') return stopForBudget(month);
       const result =
         claim === 'exhausted'
           ? unasked(

@@ -8,7 +8,13 @@ import type { Selectable } from 'kysely';
 import type { EnginesConfig } from '../config.ts';
 import { findBrandRef } from '../db/brands.ts';
 import type { Db } from '../db/connect.ts';
-import { countAsk, findOrgMonitoring, uncountAsk } from '../db/monitoring.ts';
+import {
+  budgetSpent,
+  countAsk,
+  findOrgMonitoring,
+  type OrgMonitoring,
+  uncountAsk,
+} from '../db/monitoring.ts';
 import {
   type ArtifactRow,
   claimDrafting,
@@ -129,21 +135,17 @@ function engineBody(inputs: Inputs, result: AskResult): string {
  */
 async function askEngine(
   db: Db,
-  orgId: number,
+  org: OrgMonitoring,
   engine: Engine,
   turn: Turn,
   inputs: Inputs,
-  at: Date,
   log: MonitorLog | undefined,
 ): Promise<{ body: string; model: string } | { failure: string }> {
-  const org = await findOrgMonitoring(db, orgId);
-  if (!org) throw new InvalidInput(`organization ${orgId} does not exist`);
-  const month = budgetMonth(at, org.timezone);
-  if (!(await countAsk(db, orgId, month, org.monthlyAskBudget))) {
-    return {
-      failure: `monthly ask budget reached: ${org.monthlyAskBudget} asks in ${month} (${org.timezone})`,
-    };
-  }
+  const orgId = org.orgId;
+  // The month the ask is sent in, not the one the drafting is dated (`--at`): it is paid now.
+  const month = budgetMonth(new Date(), org.timezone);
+  if (!(await countAsk(db, orgId, month, org.monthlyAskBudget)))
+    return { failure: budgetReached(org, month) };
   const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn });
   if (result.retryInMs !== undefined) await uncountAsk(db, orgId, month);
   const failure = failureOf(result);
@@ -167,6 +169,9 @@ async function askEngine(
     model: storableText(result.vendorModel ?? `${engine.name}:${engine.model}`),
   };
 }
+
+const budgetReached = (org: OrgMonitoring, month: string) =>
+  `monthly ask budget reached: ${org.monthlyAskBudget} asks in ${month} (${org.timezone})`;
 
 function templateDraft(inputs: Inputs, notice: string, at: string): DraftWrite {
   return {
@@ -276,6 +281,28 @@ export async function draftArtifacts(
       ),
     );
 
+  /** The engine could not draft: what exists stays, a recommendation with nothing gets the template. */
+  const failed = async (failure: string, current: ArtifactRow | undefined): Promise<DraftOutcome[]> => {
+    options.log?.warn(
+      {
+        event: 'artifact_draft_failed',
+        orgId,
+        recommendationId: recommendation.id,
+        engine: engine.name,
+        reason: failure,
+      },
+      `${engine.name} could not draft the ${inputs.artifactType} of recommendation ${recommendation.id}: ${failure}`,
+    );
+    // A draft that exists stays: a failed attempt never replaces something better.
+    if (current) return [outcome('kept', current, failure)];
+    return write(templateDraft(inputs, engineFailed(engine, failure), stamp), current, failure);
+  };
+  const org = await findOrgMonitoring(db, orgId);
+  if (!org) throw new InvalidInput(`organization ${orgId} does not exist`);
+  // A month without asks left says so now, not after a wait for the engine's turn.
+  const thisMonth = budgetMonth(new Date(), org.timezone);
+  if (await budgetSpent(db, org, thisMonth)) return failed(budgetReached(org, thisMonth), existing);
+
   // One drafter asks: two generators at once (the worker's and a command's) both paid the engine
   // for one artifact. The claim is taken in a turn at the engine, so its time is the ask's and not
   // the wait for the engine, and held until the draft is written, so the next drafter sees it.
@@ -295,7 +322,7 @@ export async function draftArtifacts(
       ) {
         return { until, kept: current };
       }
-      return { until, current, asked: await askEngine(db, orgId, engine, turn, inputs, at, options.log) };
+      return { until, current, asked: await askEngine(db, org, engine, turn, inputs, options.log) };
     } catch (error) {
       await release(until);
       throw error;
@@ -332,23 +359,7 @@ export async function draftArtifacts(
         current,
       );
     }
-    options.log?.warn(
-      {
-        event: 'artifact_draft_failed',
-        orgId,
-        recommendationId: recommendation.id,
-        engine: engine.name,
-        reason: asked.failure,
-      },
-      `${engine.name} could not draft the ${inputs.artifactType} of recommendation ${recommendation.id}: ${asked.failure}`,
-    );
-    // A draft that exists stays: a failed attempt never replaces something better.
-    if (current) return [outcome('kept', current, asked.failure)];
-    return await write(
-      templateDraft(inputs, engineFailed(engine, asked.failure), stamp),
-      current,
-      asked.failure,
-    );
+    return await failed(asked.failure, current);
   } finally {
     await release(until);
   }
