@@ -115,6 +115,15 @@ describe('analytics query validation', () => {
       await expect400(`${base}?since=yesterday`, {
         since: ['Enter "all", a date (YYYY-MM-DD) or an ISO 8601 date-time.'],
       });
+      // 1000-01-01 at 00:00 in +14:00 is still 0999-12-31 in Berlin: before any date a window names.
+      await expect400(`${base}?since=1000-01-01T00:00:00%2B14:00`, {
+        since: ['Enter "all", a date (YYYY-MM-DD) or an ISO 8601 date-time.'],
+      });
+      assert.equal(
+        (await get(`${base}?since=1000-01-01`)).statusCode,
+        200,
+        'its own midnight is in year 1000',
+      );
     }
     for (const base of history) {
       await expect400(`${base}?limit=0`, { limit: ['Ensure this value is greater than or equal to 1.'] });

@@ -295,8 +295,17 @@ export function parseRange(query: RangeQuery, now: Date, timezone: string): Pars
 const CUTOFF =
   /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+\- ]\d{2}:\d{2})?)?$/;
 
-/** A date (local midnight) or a date-time (local unless it carries an offset); null when neither. */
+/**
+ * A date (local midnight) or a date-time (local unless it carries an offset); null when neither,
+ * or when it falls before year 1000 in the organization's time zone (1000-01-01T00:00+14:00 is
+ * 0999-12-31 in New York: its span label would name a year no date may).
+ */
 function parseCutoff(raw: string, timezone: string): Date | null {
+  const cutoff = instantOf(raw, timezone);
+  return cutoff && localDate(cutoff, timezone).year >= EARLIEST_DATE.year ? cutoff : null;
+}
+
+function instantOf(raw: string, timezone: string): Date | null {
   const match = CUTOFF.exec(raw);
   const date = match ? parseDate(match[1] ?? '') : null;
   if (!match || !date) return null;
