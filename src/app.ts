@@ -21,7 +21,7 @@ import { lazyCompilers } from './http/compilers.ts';
 import { assertDeclared } from './http/endpoint.ts';
 import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { hoistNamedResponses, markNamedResponses } from './http/openapi-components.ts';
+import { hoistNamedResponses, KEY_SECURITY, markNamedResponses } from './http/openapi-components.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import type { App } from './http/types.ts';
 import { unusedConnections } from './http/unused-connections.ts';
@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         },
       },
-      security: [{ bearer: [] }, { apiKey: [] }],
+      security: KEY_SECURITY,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });

@@ -10,7 +10,6 @@ import { askUsage, setOrgMonitoring } from '../src/db/monitoring.ts';
 import type { RecommendationsTable } from '../src/db/types.ts';
 import { InvalidInput } from '../src/domain/catalog.ts';
 import type { CitationOutreachEvidence, ContentGapEvidence } from '../src/domain/recommendation-evidence.ts';
-import { budgetMonth } from '../src/domain/schedule.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { artifactId, draftArtifacts, draftEngine, draftInputs } from '../src/recommendations/artifacts.ts';
 import { MAIN, runCli } from './support/cli.ts';
@@ -26,7 +25,7 @@ import { holdingWrites } from './support/write-lock.ts';
 
 const AT = new Date('2026-03-31T08:00:00.000Z');
 // A draft's ask counts in the month it is sent, whatever month its drafting is dated (AT).
-const THIS_MONTH = budgetMonth(new Date(), 'UTC');
+const THIS_MONTH = new Date().toISOString().slice(0, 7);
 const LATER = new Date('2026-04-02T09:00:00.000Z');
 const CLAUDE_KEY = 'sk-ant-test-artifacts-0123456789';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

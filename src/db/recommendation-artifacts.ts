@@ -26,7 +26,6 @@ export interface DraftWrite {
   at: string;
 }
 
-/** Inserts a new draft; false when a row with that id exists already (it is left as it was). */
 /**
  * Claims the drafting of artifact `id` until `until`: true when no one holds it, or the claim held
  * ran out before `now` (its drafter died). One statement, so of two drafters one wins.
@@ -62,6 +61,7 @@ export async function releaseDrafting(db: Db, orgId: number, id: string, until: 
     .execute();
 }
 
+/** Inserts a new draft; false when a row with that id exists already (it is left as it was). */
 export async function insertDraft(
   db: Db,
   artifact: { id: string; orgId: number; recommendationId: string; artifactType: string },

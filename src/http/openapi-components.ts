@@ -8,6 +8,9 @@ import { type CsvRows, csvMedia } from './csv.ts';
 // moved into components and referenced, so a generated client has one `RunDetail` type, not an
 // anonymous shape per operation.
 
+/** Either key scheme (app.ts's securitySchemes): the document-wide requirement. */
+export const KEY_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+
 const MARK = 'x-component';
 // A route that also answers CSV (src/http/csv.ts) gets text/csv beside its JSON 200 body.
 const CSV_MARK = 'x-csv';
@@ -25,7 +28,7 @@ export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['trans
   const csv = config?.csv;
   // A route some requests may read without a key (the public demo brand's) says so: the empty
   // requirement beside the two key schemes.
-  const security = config?.access?.allowAnonymous ? { security: [{}, { bearer: [] }, { apiKey: [] }] } : {};
+  const security = config?.access?.allowAnonymous ? { security: [{}, ...KEY_SECURITY] } : {};
   const marked = Object.fromEntries(
     Object.entries(response).map(([status, body]) => {
       const named = typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body;

@@ -53,8 +53,8 @@ export function fieldErrors(
   input: Record<string, unknown> | undefined,
 ): FieldErrors {
   const fields: FieldErrors = {};
-  // A value over its length is said to be so, and not quoted back whole in another message (an
-  // 8,000-character range was echoed as "not a valid choice").
+  // A value over its length is said to be so, and only so: a report type of 8,000 characters also
+  // "has the wrong format" (its pattern), which says nothing more.
   const tooLong = new Set(errors.filter((e) => e.keyword === 'maxLength').map(fieldOf));
   for (const error of errors) {
     const field = fieldOf(error);

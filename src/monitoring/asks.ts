@@ -290,9 +290,6 @@ export async function executeAsk(deps: AskDeps, askId: number, signal?: AbortSig
   // worker, or this one with its key back, could ask.
   const engine = deps.engines.get(ask.engine as EngineName);
   if (engine === undefined) return 'elsewhere';
-  // Claimed only in a turn at the engine, so what the claim counts is sent at once: claimed and
-  // then queued behind the engine's concurrency, an ask a killed process left was counted (and an
-  // attempt spent) without having been sent.
   const org = await findOrgMonitoring(deps.db, ask.orgId);
   if (!org) return 'taken';
   const stopForBudget = async (month: string) => {
@@ -308,6 +305,9 @@ export async function executeAsk(deps: AskDeps, askId: number, signal?: AbortSig
   // A month without asks left stops the run now, not after a wait for the engine's turn.
   const thisMonth = budgetMonth(deps.clock(), org.timezone);
   if (await budgetSpent(deps.db, org, thisMonth)) return stopForBudget(thisMonth);
+  // Claimed only in a turn at the engine, so what the claim counts is sent at once: claimed and
+  // then queued behind the engine's concurrency, an ask a killed process left was counted (and an
+  // attempt spent) without having been sent.
   const taken = await engine.inTurn(
     ask.promptText,
     async (turn) => {
