@@ -29,7 +29,7 @@ export function headlineKpis(scope: ScopeFigures): Kpi[] {
       label: 'Visibility score',
       // With no scored run at all the API's latestScore is 0 beside no_data: there is no score.
       value: f.score(windowedDelta.suppressedReason === 'no_data' ? null : windowedDelta.latestScore),
-      ...(scope.scoreHistory.points.length === 0 && windowedDelta.delta !== null
+      ...(carriedForward(scope.scoreHistory)
         ? { change: null, note: 'no scored run in this window: the score of the last run before' }
         : {
             change: f.judged(f.scoreChange(windowedDelta.delta), windowedDelta.significance),
@@ -332,9 +332,7 @@ export function whatChanged(data: ReportData, limit: number): string[] {
   const versus = previousPeriod(analytics);
   const lines: string[] = [];
   const { windowedDelta } = scoreHistory;
-  // The API carries the score forward from the last run before the window: without a run in it,
-  // "held steady from 17.5 to 17.5" would report as news what is only the lack of any.
-  if (windowedDelta.delta !== null && scoreHistory.points.length === 0) {
+  if (carriedForward(scoreHistory)) {
     lines.push(
       `No scored run ${inSpan(windowedDelta.spanLabel)}: the visibility score is still ` +
         `${f.score(windowedDelta.latestScore)}, from the last run before.`,
@@ -376,6 +374,14 @@ export function whatChanged(data: ReportData, limit: number): string[] {
       lines.push(`${quote(feed.promptText, QUOTED_PROMPT, '…')}: ${describeChange(data, first).text}.`);
   }
   return lines.length > 0 ? lines.slice(0, limit) : ['No measurable change against the previous period.'];
+}
+
+/**
+ * No scored run in the window, and a score the API carries forward from the last run before it:
+ * "held steady from 17.5 to 17.5" would report as news what is only the lack of any.
+ */
+function carriedForward(scoreHistory: ScopeFigures['scoreHistory']): boolean {
+  return scoreHistory.points.length === 0 && scoreHistory.windowedDelta.delta !== null;
 }
 
 /** The span as "over the last 30 days", "since 2026-01-01" or "from 2026-01-01 to 2026-01-31". */
