@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { ConfigError, type EngineName, loadConfig } from '../src/config.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../src/monitoring/engines/metrics.ts';
-import { type Clock, MinuteWindow } from '../src/monitoring/engines/rate-limit.ts';
+import { acquireTogether, type Clock, MinuteWindow } from '../src/monitoring/engines/rate-limit.ts';
 import {
   ANSWER,
   type FakeVendor,
@@ -548,39 +548,77 @@ describe('limits and metrics', () => {
     };
   }
 
+  /** Takes `amount` from `window` alone, waiting on `clock`. */
+  const acquire = (clock: Clock, window: MinuteWindow, amount: number) =>
+    acquireTogether(clock, [[window, amount]]).then(
+      ([reservation]) => reservation as { settle(n: number): void },
+    );
+
   it('holds the third request of a two-per-minute window until the first leaves it', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(2, clock);
-    await window.acquire(1);
-    await window.acquire(1);
+    const window = new MinuteWindow(2);
+    await acquire(clock, window, 1);
+    await acquire(clock, window, 1);
     assert.deepEqual(clock.slept, []);
-    await window.acquire(1);
+    await acquire(clock, window, 1);
     assert.deepEqual(clock.slept, [60_000]);
   });
 
   it('lets an ask larger than the whole window go alone, a reservation given back unused aside', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(1000, clock);
+    const window = new MinuteWindow(1000);
     // Taken for an ask that was never sent (its claim lost), and given back.
-    (await window.acquire(800)).settle(0);
+    (await acquire(clock, window, 800)).settle(0);
     // 1,500 is more than the window ever holds; nothing is used in it, so it goes at once.
-    await window.acquire(1500);
+    await acquire(clock, window, 1500);
     assert.deepEqual(clock.slept, []);
     // Now something is used: the next one waits for it to leave.
-    await window.acquire(1500);
+    await acquire(clock, window, 1500);
     assert.deepEqual(clock.slept, [60_000]);
   });
 
   it('counts the tokens really used, not the reservation', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(1000, clock);
+    const window = new MinuteWindow(1000);
     // Reserved 800, used 100: a second 800 fits (100 + 800 ≤ 1000) without waiting.
-    (await window.acquire(800)).settle(100);
-    (await window.acquire(800)).settle(900);
+    (await acquire(clock, window, 800)).settle(100);
+    (await acquire(clock, window, 800)).settle(900);
     assert.deepEqual(clock.slept, []);
     // 100 + 900 used: the next 800 waits for the window to clear.
-    await window.acquire(800);
+    await acquire(clock, window, 800);
     assert.deepEqual(clock.slept, [60_000]);
+  });
+
+  it('counts a request from when it goes out, not from when it waited for tokens', async () => {
+    reset();
+    const clock = manualClock();
+    const start = clock.now();
+    const chatgpt = createEngines(
+      loadConfig(
+        env({ SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '2', SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: '20000' }),
+      ).engines,
+      { backoff: { initialDelayMs: 1, maxDelayMs: 5 }, clock },
+    ).get('chatgpt') as Engine;
+    // The first answer uses 19,100 of the 20,000 tokens (18,500 in, 600 out); the others 8,800.
+    fakes.chatgpt.script({
+      kind: 'answer',
+      rewrite: (json) => json.replace('"input_tokens":8200', '"input_tokens":18500'),
+    });
+    const sentAt: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const result = await chatgpt.inTurn(PROMPT, (turn) =>
+        chatgpt.ask({ prompt: PROMPT, context: CONTEXT }, { turn }),
+      );
+      assert.equal(result.outcome, 'answered');
+      // The manual clock moves only while a window makes an ask wait: this is when it went out.
+      sentAt.push((clock.now() - start) / 1000);
+    }
+    // The second waits for the first's tokens to leave (a request slot was free at 0 s); the third
+    // fits beside it at 60 s (8,800 + 2,011 reserved ≤ 20,000). The fourth would too by tokens,
+    // but the second and third went out at 60 s: two requests in that minute, so it waits. Had
+    // the second's request been counted from 0 s, the fourth went at 60 s: three in a minute.
+    assert.deepEqual(sentAt, [0, 60, 60, 120]);
+    assert.equal(fakes.chatgpt.requests.length, 4);
   });
 
   it('counts asks and their time per engine and outcome on the given registry', async () => {

@@ -35,33 +35,51 @@ export interface Reservation {
 /** At most `limit` units in any 60 seconds; a limit of 0 means none. */
 export class MinuteWindow {
   readonly limit: number;
-  readonly #clock: Clock;
   #entries: Array<{ at: number; amount: number }> = [];
 
-  constructor(limit: number, clock: Clock = systemClock) {
+  constructor(limit: number) {
     this.limit = limit;
-    this.#clock = clock;
   }
 
-  async acquire(amount: number, signal?: AbortSignal): Promise<Reservation> {
+  /** How long from `now` until `amount` fits: 0 when it does now. */
+  waitFor(amount: number, now: number): number {
+    if (this.limit === 0) return 0;
+    this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
+    const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
+    // An ask larger than the whole budget still goes, alone, rather than never. Alone: nothing
+    // used, since a reservation given back unused (settled to 0) stays in the window.
+    if (used + amount <= this.limit || used === 0) return 0;
+    return (this.#entries[0] as { at: number }).at + WINDOW_MS - now;
+  }
+
+  /** Counts `amount` from `now`; only after `waitFor` said 0 at that moment. */
+  take(amount: number, now: number): Reservation {
     if (this.limit === 0) return { settle() {} };
-    for (;;) {
-      const now = this.#clock.now();
-      this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
-      const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
-      // An ask larger than the whole budget still goes, alone, rather than never. Alone: nothing
-      // used, since a reservation given back unused (settled to 0) stays in the window.
-      if (used + amount <= this.limit || used === 0) {
-        const entry = { at: now, amount };
-        this.#entries.push(entry);
-        return {
-          settle(actual) {
-            entry.amount = actual;
-          },
-        };
-      }
-      const oldest = this.#entries[0] as { at: number };
-      await this.#clock.sleep(oldest.at + WINDOW_MS - now, signal);
-    }
+    const entry = { at: now, amount };
+    this.#entries.push(entry);
+    return {
+      settle(actual) {
+        entry.amount = actual;
+      },
+    };
+  }
+}
+
+/**
+ * Waits until every window has room for its amount, then takes them all at one moment. Taken one
+ * after another, a request slot held while the token window was full was counted from the moment
+ * it was taken, not from when the request went out up to a minute later, so the window let the
+ * next requests out early: around the minute's turn up to twice the limit reached the vendor.
+ */
+export async function acquireTogether(
+  clock: Clock,
+  wants: ReadonlyArray<readonly [MinuteWindow, number]>,
+  signal?: AbortSignal,
+): Promise<Reservation[]> {
+  for (;;) {
+    const now = clock.now();
+    const wait = Math.max(...wants.map(([window, amount]) => window.waitFor(amount, now)));
+    if (wait <= 0) return wants.map(([window, amount]) => window.take(amount, now));
+    await clock.sleep(wait, signal);
   }
 }

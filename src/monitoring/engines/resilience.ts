@@ -24,7 +24,7 @@ import type { EngineConfig } from '../../config.ts';
 import { describeFailure, MalformedReply, redact } from './errors.ts';
 import type { EngineMetrics } from './metrics.ts';
 import { estimateCostUsd } from './pricing.ts';
-import { type Clock, MinuteWindow, type Reservation, systemClock } from './rate-limit.ts';
+import { acquireTogether, type Clock, MinuteWindow, type Reservation, systemClock } from './rate-limit.ts';
 import {
   type AskRequest,
   type AskResult,
@@ -111,8 +111,8 @@ export class ResilientEngine implements Engine {
     this.#options = options;
     const clock = options.clock ?? systemClock;
     this.#clock = clock;
-    this.#requests = new MinuteWindow(config.limits.requestsPerMinute, clock);
-    this.#tokens = new MinuteWindow(config.limits.tokensPerMinute, clock);
+    this.#requests = new MinuteWindow(config.limits.requestsPerMinute);
+    this.#tokens = new MinuteWindow(config.limits.tokensPerMinute);
 
     const timeoutMs = config.limits.timeoutMs;
     const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
@@ -175,12 +175,9 @@ export class ResilientEngine implements Engine {
     return this.#turns.execute(async () => {
       if (signal?.aborted) return NO_TURN;
       let turn: Turn;
-      let requests: Reservation | undefined;
       try {
-        requests = await this.#requests.acquire(1, signal);
-        turn = { slots: { requests, tokens: await this.#tokens.acquire(tokenEstimate(prompt), signal) } };
+        turn = { slots: await this.#slots(prompt, signal) };
       } catch (error) {
-        requests?.settle(0);
         if (signal?.aborted) return NO_TURN;
         throw error;
       }
@@ -240,8 +237,7 @@ export class ResilientEngine implements Engine {
     // The first request of an ask made in a turn goes out on the turn's slots; a retry takes its own.
     const slots = turn?.slots;
     if (turn) turn.slots = undefined;
-    if (!slots) await this.#requests.acquire(1, signal);
-    const tokens = slots?.tokens ?? (await this.#tokens.acquire(tokenEstimate(request.prompt), signal));
+    const { tokens } = slots ?? (await this.#slots(request.prompt, signal));
     const reply = await this.#timeout.execute(
       ({ signal: attempt }) => this.#adapter.call(request, attempt),
       signal,
@@ -258,6 +254,22 @@ export class ResilientEngine implements Engine {
     tokens.settle(usage.inputTokens + usage.outputTokens);
     // Priced per search: a count that is none (1e400, -7) made the cost Infinity or negative.
     return { ...reply, usage, webSearches: vendorCount(reply.webSearches) };
+  }
+
+  /** A request and the prompt's token estimate, taken together (`acquireTogether` says why). */
+  async #slots(
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<{ requests: Reservation; tokens: Reservation }> {
+    const [requests, tokens] = (await acquireTogether(
+      this.#clock,
+      [
+        [this.#requests, 1],
+        [this.#tokens, tokenEstimate(prompt)],
+      ],
+      signal,
+    )) as [Reservation, Reservation];
+    return { requests, tokens };
   }
 
   #result(reply: VendorReply, started: number): AskResult {
