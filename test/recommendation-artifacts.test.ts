@@ -514,6 +514,34 @@ describe('sightline recommendations draft', () => {
     assert.equal((await artifactsOf(44))[0]?.generated_by_model, 'claude-sonnet-5-5-20260915');
   });
 
+  it('an engine’s draft replaces a template written while the engine was asked', async () => {
+    const r = await rec(acme, 47, 'content_gap', GAP);
+    const sent = claudeFake.requests.length;
+    claudeFake.script({ kind: 'hold' });
+    const first = draftArtifacts(db, r, claude, AT);
+    while (claudeFake.held < 1) await sleep(10);
+    // A drafter without an engine (another process's configuration) writes the template meanwhile.
+    let template: Awaited<ReturnType<typeof draftArtifacts>>;
+    try {
+      template = await draftArtifacts(db, r, null, AT);
+    } finally {
+      claudeFake.release();
+    }
+    assert.deepEqual(
+      template.map((d) => d.action),
+      ['created'],
+    );
+    // The paid draft is not lost behind it.
+    assert.deepEqual(
+      (await first).map((d) => [d.action, d.generatedByModel]),
+      [['updated', 'claude-sonnet-5-5-20260915']],
+    );
+    assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
+    const [stored] = await artifactsOf(47);
+    assert.equal(stored?.generated_by_model, 'claude-sonnet-5-5-20260915');
+    assert.match(stored?.body ?? '', /^Here are the CRMs small startups choose most often:/);
+  });
+
   it('gives back to the month a draft the engine’s open circuit refused before sending it', async () => {
     // An engine of its own whose circuit opens at the first failure.
     const fragile = createEngines(

@@ -252,19 +252,26 @@ export async function draftArtifacts(
     over = existing,
     engineFailure?: string,
   ): Promise<DraftOutcome[]> => {
-    const written = over
+    let replaced = over !== undefined;
+    let written = over
       ? await replaceDraft(db, orgId, id, draft, !options.regenerate)
       : await insertDraft(
           db,
           { id, orgId, recommendationId: recommendation.id, artifactType: inputs.artifactType },
           draft,
         );
+    if (!written && !over && draft.generatedByModel !== '') {
+      // A template written meanwhile (a drafter without an engine, or with no asks left, takes no
+      // claim) must not keep out the draft the engine was just paid for.
+      written = await replaceDraft(db, orgId, id, draft, true);
+      replaced = true;
+    }
     if (written) {
       const stored = {
         generated_by_model: draft.generatedByModel,
         generation_prompt_version: draft.generationPromptVersion,
       };
-      return [outcome(over ? 'updated' : 'created', stored, engineFailure)];
+      return [outcome(replaced ? 'updated' : 'created', stored, engineFailure)];
     }
     // Another drafter wrote the row meanwhile (or reviewed it): theirs stands.
     const current = await findArtifact(db, orgId, id);
