@@ -2,16 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { bearer } from './support/context.ts';
+import { bearer, createTestContext } from './support/context.ts';
 import { createDemoContext, type DemoContext } from './support/demo.ts';
 import { ENDPOINTS, type Endpoint, label, urlFor } from './support/endpoints.ts';
+import { insertOrg, mintKey } from './support/fixtures.ts';
 
 // The OpenAPI document is the contract a client generates code from: it must list every endpoint,
 // and what the service really sends must match what it documents, field for field.
 
 type Json = Record<string, unknown>;
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: Json }>; headers?: Record<string, { $ref: string }> }
+  >;
   parameters?: Array<{ in: string; name: string; schema?: { enum?: unknown[]; minimum?: number } }>;
   security?: Json[];
 }
@@ -95,6 +99,33 @@ function assertDocumented(endpoint: Endpoint, status: number, contentType: strin
     null,
     `${status} body of ${endpoint.path} does not match its schema:\n${JSON.stringify(errors?.slice(0, 10), null, 1)}`,
   );
+}
+
+// The framing of any HTTP answer, not the API's own headers.
+const FRAMING = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/** Every header a real answer sent is declared for its status, and every required one was sent. */
+function assertHeadersDocumented(endpoint: Endpoint, status: number, headers: Record<string, unknown>): void {
+  const declared = operationOf(endpoint)?.responses[String(status)]?.headers ?? {};
+  const names = Object.keys(declared).map((name) => name.toLowerCase());
+  const sent = Object.keys(headers).filter((name) => !FRAMING.has(name));
+  assert.deepEqual(
+    sent.filter((name) => !names.includes(name)),
+    [],
+    `${status} of ${endpoint.path} sends headers its document does not declare`,
+  );
+  const components = (doc.components as { headers: Record<string, { required?: boolean }> }).headers;
+  for (const [name, { $ref }] of Object.entries(declared)) {
+    const required = components[$ref.replace('#/components/headers/', '')]?.required === true;
+    if (required) assert.ok(name.toLowerCase() in headers, `${status} of ${endpoint.path} lacks ${name}`);
+  }
 }
 
 const endpointAt = (path: string) => ENDPOINTS.find((e) => e.path === path) as Endpoint;
@@ -200,11 +231,20 @@ describe('real responses match the documented schemas', () => {
         headers: bearer(demo.keys.acme),
       });
       assert.equal(res.statusCode, 200, res.body.slice(0, 500));
+      assertHeadersDocumented(endpoint, 200, res.headers);
       const contentType = String(res.headers['content-type']).split(';')[0] as string;
       if (endpoint.download) {
         const documented = Object.keys(operationOf(endpoint)?.responses['200']?.content ?? {});
         assert.ok(documented.includes(contentType), `${contentType} is among the documented ${documented}`);
         return;
+      }
+      if (endpoint.csv) {
+        const asCsv = await demo.ctx.app.inject({
+          url: urlFor(endpoint, demo.fixtures),
+          headers: { ...bearer(demo.keys.acme), accept: 'text/csv' },
+        });
+        assert.equal(asCsv.statusCode, 200);
+        assertHeadersDocumented(endpoint, 200, asCsv.headers);
       }
       const body = res.json();
       if (Array.isArray(body.results)) {
@@ -218,6 +258,7 @@ describe('real responses match the documented schemas', () => {
       // The demo brand's category list is public: its 401 is checked through another brand.
       if (unauthenticated.statusCode === 401) {
         assertDocumented(endpoint, 401, 'application/json', unauthenticated.json());
+        assertHeadersDocumented(endpoint, 401, unauthenticated.headers);
       }
       const keyed = bearer(demo.keys.acme);
       if (endpoint.path.includes('{')) {
@@ -227,6 +268,7 @@ describe('real responses match the documented schemas', () => {
         });
         assert.equal(hidden.statusCode, 404);
         assertDocumented(endpoint, 404, 'application/json', hidden.json());
+        assertHeadersDocumented(endpoint, 404, hidden.headers);
       }
       if (endpoint.invalidQuery !== undefined) {
         const bad = await demo.ctx.app.inject({
@@ -235,7 +277,24 @@ describe('real responses match the documented schemas', () => {
         });
         assert.equal(bad.statusCode, 400);
         assertDocumented(endpoint, 400, 'application/json', bad.json());
+        assertHeadersDocumented(endpoint, 400, bad.headers);
       }
     });
   }
+});
+
+describe('the headers of a refusal for too many requests', () => {
+  it('are the ones the document declares for 429, Retry-After among them', async () => {
+    const ctx = await createTestContext({ rateLimitPerMinute: 1 });
+    try {
+      const key = await mintKey(ctx.dbs.primary, await insertOrg(ctx.dbs.primary, 'acme'));
+      assert.equal((await ctx.app.inject({ url: '/api/brands/', headers: bearer(key) })).statusCode, 200);
+      const refused = await ctx.app.inject({ url: '/api/brands/', headers: bearer(key) });
+      assert.equal(refused.statusCode, 429);
+      assertHeadersDocumented(endpointAt('/api/brands/'), 429, refused.headers);
+      assert.ok('retry-after' in refused.headers);
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -38,25 +38,75 @@ export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['trans
   return { schema: { ...schema, ...security, response: marked } as typeof schema, url };
 };
 
+// The headers the service sets (decisions.md, *Response headers in the OpenAPI document*), declared so a client
+// generator and a reader of the document see them; `$ref`d from every response that carries one.
+const text = (description: string, required = false) => ({
+  description,
+  schema: { type: 'string' },
+  ...(required ? { required } : {}),
+});
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': text(
+    'The id of this request, as the service logged it; quote it when reporting a problem.',
+    true,
+  ),
+  'Cache-Control': text(
+    '`private, no-store`: answers are one organization’s, never kept by a shared cache.',
+    true,
+  ),
+  'RateLimit-Policy': text('The key’s limit: `"default";q={requests};w=60`.'),
+  RateLimit: text('What is left of it: `"default";r={remaining};t={seconds until the window resets}`.'),
+  'WWW-Authenticate': text('`Bearer realm="api"`: how to present a key.', true),
+  'Retry-After': text('Seconds to wait before asking again.', true),
+  Vary: text('`Accept`: the JSON and the CSV answer of one URL are different answers.', true),
+  'X-Total-Count': text('The CSV answer’s row total (the JSON body’s `count`).'),
+  Link: text('The CSV answer’s neighbouring pages: `<url>; rel="next"`, `<url>; rel="prev"`.'),
+  'Content-Disposition': text('The file name to save the download under.', true),
+  'X-Content-Type-Options': text('`nosniff`: the download is its declared type.', true),
+};
+
+/** The headers a response of `status` carries (`csv`: the route also answers CSV; `file`: a download). */
+function headersOf(status: string, csv: boolean, file: boolean): string[] {
+  // Node's own refusals (408, 431) are written before any hook: the request id alone.
+  if (status === '408' || status === '431') return ['X-Request-Id'];
+  const names = ['X-Request-Id', 'Cache-Control'];
+  // Counted against the key's limit once the key is known: every answer but a missing or bad key.
+  if (status === '401') names.push('WWW-Authenticate');
+  else names.push('RateLimit-Policy', 'RateLimit');
+  if (status === '429' || status === '503') names.push('Retry-After');
+  if (status === '200' && csv) names.push('Vary', 'X-Total-Count', 'Link');
+  if (status === '200' && file) names.push('Content-Disposition', 'X-Content-Type-Options');
+  return names;
+}
+
 export const hoistNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['transformObject']> = (
   documentObject,
 ) => {
   const document = (documentObject as { openapiObject: Json }).openapiObject as {
     paths?: Record<
       string,
-      Record<string, { responses?: Record<string, { content?: Record<string, Json> }> }>
+      Record<
+        string,
+        { responses?: Record<string, { content?: Record<string, Json>; headers?: Record<string, Json> }> }
+      >
     >;
-    components?: { schemas?: Record<string, Json> };
+    components?: { schemas?: Record<string, Json>; headers?: Record<string, Json> };
   };
   const schemas: Record<string, Json> = { ...document.components?.schemas };
-  document.components = { ...document.components, schemas };
+  document.components = { ...document.components, schemas, headers: HEADERS };
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      for (const response of Object.values(operation.responses ?? {})) {
+      const ok = operation.responses?.['200']?.content ?? {};
+      const csv = Object.values(ok).some((media) => CSV_MARK in ((media.schema as Json | undefined) ?? {}));
+      const file = Object.keys(ok).some((type) => type !== 'application/json' && type !== 'text/csv');
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        response.headers = Object.fromEntries(
+          headersOf(status, csv, file).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+        );
         for (const media of Object.values(response.content ?? {})) {
           if (!media.schema) continue;
-          const { [CSV_MARK]: csv, ...body } = media.schema as Json;
-          if (csv && response.content) response.content['text/csv'] = csv as Json;
+          const { [CSV_MARK]: csvBody, ...body } = media.schema as Json;
+          if (csvBody && response.content) response.content['text/csv'] = csvBody as Json;
           media.schema = body;
           const name = body[MARK];
           if (typeof name !== 'string') continue;
