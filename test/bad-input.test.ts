@@ -319,6 +319,11 @@ describe('odd requests anywhere', () => {
       assert.equal(res.statusCode, 401, `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       assert.equal(typeof res.json().detail, 'string', what);
     }
+    // An X-API-Key left empty presents no key at all.
+    for (const blank of ['', ' ']) {
+      const res = await get(url(), { 'x-api-key': blank });
+      assert.deepEqual(res.json(), { detail: 'Authentication credentials were not provided.' });
+    }
   });
 
   it('ignores a parameter an endpoint does not read, NUL characters and all', async () => {

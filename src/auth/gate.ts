@@ -61,7 +61,8 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   }
   if (credentials > 1) throw new NotAuthenticated(ONE_HEADER);
   const apiKey = request.headers['x-api-key'];
-  if (typeof apiKey === 'string') return apiKey.trim();
+  // A header left empty (a client's unset variable) presented nothing: "not provided", not invalid.
+  if (typeof apiKey === 'string') return apiKey.trim() || undefined;
   const authorization = request.headers.authorization;
   if (authorization === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
