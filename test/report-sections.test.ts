@@ -5,6 +5,7 @@ import {
   competitorTable,
   describeChange,
   headlineKpis,
+  recommendationBlocks,
   recommendationCard,
   shareOfVoiceBars,
   whatChanged,
@@ -179,5 +180,41 @@ describe('a recommendation card with its evidence', () => {
         { label: 'Measured', text: notes },
       ],
     );
+  });
+});
+
+describe('the recommendations of a report over a past window', () => {
+  /** A report's data with no recommendations, over `window`, made on 20 March 2026 in Berlin. */
+  const over = (window: object) =>
+    ({
+      organization: { name: 'Acme', timezone: 'Europe/Berlin' },
+      scope: { analytics: { window: { ...window, asOf: '2026-03-20T09:00:00.000Z' } } },
+      recommendations: [],
+    }) as unknown as ReportData;
+  const paragraphs = (blocks: ReturnType<typeof recommendationBlocks>) =>
+    blocks.map((block) => (block.kind === 'paragraph' ? block.text : block.kind));
+
+  it('says they are the ones open when the report was made, not in the window', () => {
+    // 2 to 10 March in Berlin: the window ends at midnight starting 11 March, 23:00 UTC on the 10th.
+    const past = over({
+      range: 'custom',
+      start: '2026-03-01T23:00:00.000Z',
+      end: '2026-03-10T23:00:00.000Z',
+    });
+    assert.deepEqual(paragraphs(recommendationBlocks(past, 3, false)), [
+      'As they stood on 20 Mar 2026, when this report was made; this window closed on 10 Mar 2026.',
+      'No open recommendations right now.',
+    ]);
+  });
+
+  it('says nothing more over a window that ends when the report is made', () => {
+    const rolling = over({
+      range: '30d',
+      start: '2026-02-18T09:00:00.000Z',
+      end: '2026-03-20T09:00:00.000Z',
+    });
+    assert.deepEqual(paragraphs(recommendationBlocks(rolling, 3, false)), [
+      'No open recommendations right now.',
+    ]);
   });
 });

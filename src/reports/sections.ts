@@ -455,7 +455,23 @@ export function recommendationCard(rec: Recommendation, evidence: boolean): Bloc
 
 export function recommendationBlocks(data: ReportData, limit: number, evidence: boolean): Block[] {
   const recs = data.recommendations.slice(0, limit);
+  // Recommendations keep no history: a report over a window that closed before it was made lists
+  // the ones open when it was made, and says so rather than pass them off as the window's.
+  const { range, end, asOf } = data.scope.analytics.window;
+  const timeZone = data.organization.timezone;
+  const closed: Block[] =
+    range === 'custom' && Date.parse(end) < Date.parse(asOf)
+      ? [
+          {
+            kind: 'paragraph',
+            text:
+              `As they stood on ${f.date(asOf, timeZone)}, when this report was made; this window closed on ` +
+              `${f.date(new Date(Date.parse(end) - 1).toISOString(), timeZone)}.`,
+            muted: true,
+          },
+        ]
+      : [];
   if (recs.length === 0)
-    return [{ kind: 'paragraph', text: 'No open recommendations right now.', muted: true }];
-  return recs.map((rec) => recommendationCard(rec, evidence));
+    return [...closed, { kind: 'paragraph', text: 'No open recommendations right now.', muted: true }];
+  return [...closed, ...recs.map((rec) => recommendationCard(rec, evidence))];
 }
