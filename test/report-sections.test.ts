@@ -177,8 +177,38 @@ describe('a recommendation card with its evidence', () => {
           label: 'Outcome',
           text: 'engine_average_rank (platform:chatgpt): 3.2 → 0 over 30 days, low confidence',
         },
-        { label: 'Measured', text: notes },
+        {
+          label: 'Measured',
+          text:
+            'Baseline over 30 Jan 2026 – 28 Feb 2026 (40 samples), current over 2 Mar 2026 – 31 Mar 2026 ' +
+            '(0 samples: no value, the 0 recorded stands for none); no other recommendation on this ' +
+            'subject was started or implemented in between.',
+        },
       ],
+    );
+  });
+
+  it('counts the other recommendations on the subject rather than print their ids', () => {
+    const notes =
+      'Baseline over range=custom&start=2026-01-30&end=2026-02-28 (40 samples), current over ' +
+      'range=custom&start=2026-03-02&end=2026-03-31 (38 samples); also started or implemented on this ' +
+      'subject in between: 5d4c3b2a-0000-4000-8000-000000000001, 5d4c3b2a-0000-4000-8000-000000000002.';
+    const card = recommendationCard(
+      {
+        title: 'Rank higher on ChatGPT',
+        priority: 'high',
+        status: 'implemented',
+        scoreBreakdown: { impact: 0.8, effort: 0.5, confidence: 0.7 },
+        artifacts: [],
+        outcomes: [{ metricName: 'mention_rate', metricSubject: null, isMeasured: true, notes }],
+      } as unknown as Recommendation,
+      true,
+    );
+    assert.ok(card.kind === 'card');
+    assert.equal(
+      card.card.lines.find((l) => l.label === 'Measured')?.text,
+      'Baseline over 30 Jan 2026 – 28 Feb 2026 (40 samples), current over 2 Mar 2026 – 31 Mar 2026 ' +
+        '(38 samples); also started or implemented on this subject in between: 2 other recommendations.',
     );
   });
 });

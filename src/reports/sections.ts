@@ -405,6 +405,20 @@ function clip(text: string, max: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20)).trimEnd()}…`;
 }
 
+// What an outcome's notes say for the API's reader: its windows as the query that reproduces them,
+// the other recommendations by id. A report's reader gets the days and how many.
+const WINDOW_QUERY = /range=custom&start=(\d{4}-\d{2}-\d{2})&end=(\d{4}-\d{2}-\d{2})/g;
+const ID_LIST =
+  /: ([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?:, [0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})*)\./g;
+
+const calendarDay = (day: string) => f.date(`${day}T12:00:00.000Z`, 'UTC');
+
+function readableNotes(notes: string): string {
+  return notes
+    .replace(WINDOW_QUERY, (_, start: string, end: string) => `${calendarDay(start)} – ${calendarDay(end)}`)
+    .replace(ID_LIST, (_, ids: string) => `: ${f.counted(ids.split(', ').length, 'other recommendation')}.`);
+}
+
 /**
  * A recommendation as a card. `evidence` adds its measurement plan, scoring, generated artifacts
  * and measured outcomes; without it the card is the short form (rationale clipped) for summaries.
@@ -439,7 +453,7 @@ export function recommendationCard(rec: Recommendation, evidence: boolean): Bloc
       });
       // The windows and their sample sizes: a side without samples records 0, which the notes
       // say stands for none (an average rank of 0 read as better than first).
-      if (outcome.notes !== '') lines.push({ label: 'Measured', text: outcome.notes });
+      if (outcome.notes !== '') lines.push({ label: 'Measured', text: readableNotes(outcome.notes) });
     }
   }
   return {
