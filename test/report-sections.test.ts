@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Analytics, ReportData } from '../src/reports/data.ts';
+import type { Analytics, ReportData, ScopeFigures } from '../src/reports/data.ts';
 import {
   competitorTable,
   describeChange,
@@ -89,6 +89,7 @@ describe('report sections: a window without a scored run', () => {
           avgRank: { value: null, delta: null, suppressedReason: 'no_data', significance: null },
           sampleCount: 0,
         },
+        coverage: { usableSampleCount: 0 },
         shareOfVoice: { visible: [] },
         sources: { items: [] },
         platforms: { apiPlatforms: [] },
@@ -133,6 +134,37 @@ describe('report sections: a window without a scored run', () => {
       direction: 'stopped',
     } as never);
     assert.equal(change.text, 'ChatGPT stopped mentioning Acme');
+  });
+});
+
+describe("the samples a report's headline counts", () => {
+  /** The headline's last figure, for a window whose usable answers stand for `samples` asks. */
+  const samplesKpi = (samples: number, answers: number) => {
+    const metric = { value: 0.5, delta: null, suppressedReason: 'no_prior', significance: null };
+    const kpis = headlineKpis({
+      analytics: {
+        window: { range: '30d' },
+        metrics: { mentionRate: metric, avgRank: metric, sampleCount: samples },
+        coverage: { usableSampleCount: answers },
+      },
+      scoreHistory: { points: [], windowedDelta: { latestScore: 50, suppressedReason: 'no_prior' } },
+    } as unknown as ScopeFigures);
+    const last = kpis.at(-1);
+    return { label: last?.label, value: last?.value, note: last?.note };
+  };
+
+  it('are the asks behind the usable answers, said so when an answer stands for several', () => {
+    // Four usable answers, one of them a merged row standing for 4 asks: 3 + 4 = 7 samples.
+    assert.deepEqual(samplesKpi(7, 4), {
+      label: 'Samples analysed',
+      value: '7',
+      note: "the asks behind the window's 4 usable answers (an answer can stand for several)",
+    });
+    assert.deepEqual(samplesKpi(4, 4), {
+      label: 'Samples analysed',
+      value: '4',
+      note: 'one per usable answer in the window',
+    });
   });
 });
 

@@ -19,10 +19,10 @@ export function previousPeriod(analytics: Analytics): string {
   return /^\d+d$/.test(preset) ? `vs the previous ${preset.slice(0, -1)} days` : 'vs the previous period';
 }
 
-/** Visibility score with its windowed delta, mention rate, average rank and answers analysed. */
+/** Visibility score with its windowed delta, mention rate, average rank and samples analysed. */
 export function headlineKpis(scope: ScopeFigures): Kpi[] {
   const { windowedDelta } = scope.scoreHistory;
-  const { metrics } = scope.analytics;
+  const { metrics, coverage } = scope.analytics;
   const versus = previousPeriod(scope.analytics);
   return [
     {
@@ -57,10 +57,15 @@ export function headlineKpis(scope: ScopeFigures): Kpi[] {
       ),
     },
     {
-      label: 'Answers analysed',
+      // Σ sampleCount: beside the answer counts of the engine and coverage tables (rows), it read
+      // as a second, larger count of the same answers.
+      label: 'Samples analysed',
       value: f.count(metrics.sampleCount),
       change: null,
-      note: 'weighted answer samples in the window',
+      note:
+        metrics.sampleCount === coverage.usableSampleCount
+          ? 'one per usable answer in the window'
+          : `the asks behind the window's ${f.counted(coverage.usableSampleCount, 'usable answer')} (an answer can stand for several)`,
     },
   ];
 }
