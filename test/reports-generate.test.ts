@@ -214,6 +214,8 @@ describe('report generation: documents and figures', () => {
     // Zendesk: 7 mentions at ranks 1 2 1 1 (R3) and 2 1 1 (R5) → 9/7 = 1.29.
     for (const figure of ['Zendesk', '30.43%', '7', '1.29']) assert.ok(items.includes(figure), figure);
     assert.match(text(r), /Biggest opportunities/);
+    // The table's Score is each name's over every answer, not the headline's mean over prompts.
+    assert.match(text(r).replace(/\s+/g, ' '), /Score in this table weighs every answer of the window alike/);
     assert.match(
       text(r),
       /Perplexity mentions Brightdesk in 80\.00% of answers, against 100\.00% on ChatGPT/,

@@ -20,6 +20,7 @@ export const leadGenBrief: ReportTypeDefinition = {
           { kind: 'kpis', items: s.headlineKpis(data.scope) },
           s.shareOfVoiceBars(analytics, 8, 'Share of voice against named competitors'),
           s.competitorTable(analytics, 8),
+          { kind: 'paragraph', text: s.COMPETITOR_SCORE_NOTE, muted: true },
         ],
       },
       { title: 'Biggest opportunities', blocks: [{ kind: 'bullets', items: opportunities(data) }] },

@@ -138,6 +138,12 @@ function tonedFor<T extends { tone: Tone }>(change: T | null, own: boolean): T |
   return change && !own ? { ...change, tone: 'neutral' } : change;
 }
 
+/** What the competitor table's Score is, beside the headline's visibility score of the same brand. */
+export const COMPETITOR_SCORE_NOTE =
+  'Score in this table weighs every answer of the window alike, for each name the same way, so ' +
+  'names compare fairly; the visibility score above averages the brand’s prompts, each weighing ' +
+  'the same, so the two differ.';
+
 export function competitorTable(analytics: Analytics, limit: number): Block {
   return {
     kind: 'table',
