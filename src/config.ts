@@ -2,6 +2,7 @@
 // that a typo fails the process with one clear line instead of surfacing later as odd behaviour.
 
 import { statSync } from 'node:fs';
+import { looksLikeKey } from '../clients/typescript/src/http.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -387,7 +388,7 @@ export function loadMcpClientConfig(env: NodeJS.ProcessEnv = process.env): McpCl
     );
   }
   // The SDK refuses such a key too; here it is a configuration error (exit 2) like the others.
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+  if (!looksLikeKey(apiKey)) {
     throw new ConfigError(
       'SIGHTLINE_API_KEY has characters no key has (spaces, quotes or letters outside ASCII): copy it again',
     );

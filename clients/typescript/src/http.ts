@@ -43,6 +43,9 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** Whether a key can be a key at all: printable ASCII without spaces (what fetch can send, too). */
+export const looksLikeKey = (key: string) => /^[\x21-\x7e]+$/.test(key);
+
 export class Transport {
   readonly baseUrl: URL;
   readonly #apiKey: string | undefined;
@@ -58,7 +61,7 @@ export class Transport {
     this.baseUrl = new URL(base.endsWith('/') ? base : `${base}/`);
     this.#apiKey = options.apiKey ?? env('SIGHTLINE_API_KEY');
     // fetch refuses a header outside Latin-1 with an error that reads like a network failure.
-    if (this.#apiKey !== undefined && !/^[\x21-\x7e]+$/.test(this.#apiKey)) {
+    if (this.#apiKey !== undefined && !looksLikeKey(this.#apiKey)) {
       throw new TypeError(
         'Sightline: the API key has characters no key has (spaces, quotes or letters outside ASCII): copy it again.',
       );
