@@ -19,7 +19,13 @@ import { registerAccessLog } from './http/access-log.ts';
 import { canonicalUrl } from './http/canonical-url.ts';
 import { lazyCompilers } from './http/compilers.ts';
 import { assertDeclared } from './http/endpoint.ts';
-import { answerClientError, apiErrorOf, registerErrorHandling, sendApiError } from './http/errors.ts';
+import {
+  answerClientError,
+  apiErrorOf,
+  CACHE_CONTROL,
+  registerErrorHandling,
+  sendApiError,
+} from './http/errors.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { hoistNamedResponses, KEY_SECURITY, markNamedResponses } from './http/openapi-components.ts';
 import { ResponseCache } from './http/response-cache.ts';
@@ -92,7 +98,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Refusals made before routing (a path that cannot be percent-decoded) and requests Node's
     // parser rejects (oversized or malformed headers) answer through the one error mapper too.
     frameworkErrors: (error, request, reply) => {
-      sendApiError(reply.header('X-Request-Id', request.id), apiErrorOf(error));
+      sendApiError(
+        reply.header('X-Request-Id', request.id).header('cache-control', CACHE_CONTROL),
+        apiErrorOf(error),
+      );
     },
     clientErrorHandler: answerClientError,
     // Node would answer an HTTP/1.1 request without Host with an empty 400 of its own; the hook
@@ -174,7 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('X-Request-Id', request.id);
     // Answers are one organization's: a shared cache (a CDN, Varnish) may keep an answer to a
     // request with X-API-Key, which HTTP's rules hold back only for Authorization.
-    reply.header('cache-control', 'private, no-store');
+    reply.header('cache-control', CACHE_CONTROL);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw ValidationFailed.field('non_field_errors', 'An HTTP/1.1 request must have a Host header.');
     }

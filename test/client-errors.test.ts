@@ -29,6 +29,7 @@ function assertContractShape(res: RawResponse, status: number, label: string): v
   assert.equal(res.statusCode, status, `${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
   assert.match(res.headers['content-type'] ?? '', /^application\/json/, label);
   assert.ok(res.headers['x-request-id'], `${label}: X-Request-Id`);
+  assert.equal(res.headers['cache-control'], 'private, no-store', `${label}: Cache-Control`);
   const body = JSON.parse(res.body);
   for (const field of ['error', 'message', 'statusCode', 'code'])
     assert.ok(!(field in body), `${label}: ${res.body}`);

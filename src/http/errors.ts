@@ -57,6 +57,9 @@ export function sendApiError(reply: FastifyReply, mapped: ApiError | undefined):
   return reply.send(bodyOf(mapped));
 }
 
+/** Every answer's: one organization's data, never to be kept by a shared cache (decisions.md). */
+export const CACHE_CONTROL = 'private, no-store';
+
 /**
  * Fastify's clientErrorHandler: Node's parser refused a request (oversized or malformed headers,
  * a timeout) before any route or hook could see it, so the answer is written to the socket
@@ -77,6 +80,7 @@ export function answerClientError(
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
       'x-request-id': randomUUID(),
+      'cache-control': CACHE_CONTROL,
       connection: 'close',
       ...mapped.headers,
     };

@@ -67,9 +67,9 @@ const HEADERS: Record<string, Json> = {
 
 /** The headers a response of `status` carries (`csv`: the route also answers CSV; `file`: a download). */
 function headersOf(status: string, csv: boolean, file: boolean): string[] {
-  // Node's own refusals (408, 431) are written before any hook: the request id alone.
-  if (status === '408' || status === '431') return ['X-Request-Id'];
   const names = ['X-Request-Id', 'Cache-Control'];
+  // Node's own refusals (408, 431) are written before any key is read.
+  if (status === '408' || status === '431') return names;
   // Counted against the key's limit once the key is known: every answer but a missing or bad key.
   if (status === '401') names.push('WWW-Authenticate');
   else names.push('RateLimit-Policy', 'RateLimit');
