@@ -535,11 +535,14 @@ describe('the simulated engine', () => {
 
 describe('limits and metrics', () => {
   /** A clock whose sleeps pass at once and are written down. */
-  function manualClock(): Clock & { slept: number[] } {
+  function manualClock(): Clock & { slept: number[]; pass(ms: number): void } {
     let now = 1_000_000;
     const slept: number[] = [];
     return {
       slept,
+      pass: (ms) => {
+        now += ms;
+      },
       now: () => now,
       sleep: async (ms) => {
         slept.push(ms);
@@ -619,6 +622,29 @@ describe('limits and metrics', () => {
     // the second's request been counted from 0 s, the fourth went at 60 s: three in a minute.
     assert.deepEqual(sentAt, [0, 60, 60, 120]);
     assert.equal(fakes.chatgpt.requests.length, 4);
+  });
+
+  it('counts a request from when it goes out, not from when its turn began', async () => {
+    reset();
+    const clock = manualClock();
+    const start = clock.now();
+    const chatgpt = createEngines(
+      loadConfig(
+        env({ SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1', SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: '0' }),
+      ).engines,
+      { backoff: { initialDelayMs: 1, maxDelayMs: 5 }, clock },
+    ).get('chatgpt') as Engine;
+    const sentAt: number[] = [];
+    for (const claimTakes of [30_000, 0]) {
+      await chatgpt.inTurn(PROMPT, async (turn) => {
+        // What the turn does before its request: the ask's claim, which can wait on the database.
+        clock.pass(claimTakes);
+        sentAt.push((clock.now() - start) / 1000);
+        return chatgpt.ask({ prompt: PROMPT, context: CONTEXT }, { turn });
+      });
+    }
+    // The first went out at 30 s, so the second, one a minute, waits until 90 s, not 60.
+    assert.deepEqual(sentAt, [30, 90]);
   });
 
   it('counts asks and their time per engine and outcome on the given registry', async () => {

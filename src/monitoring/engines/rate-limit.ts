@@ -30,7 +30,15 @@ const WINDOW_MS = 60_000;
 export interface Reservation {
   /** Replaces the reserved amount by what was really used. */
   settle(actual: number): void;
+  /**
+   * Counts it from `now`, when what it was taken for goes out later (an ask's claim, written
+   * between its turn and its request, can wait on the database): counted from when it was taken,
+   * it left the window early and let the next request out less than a minute after this one.
+   */
+  sentAt(now: number): void;
 }
+
+const NOTHING: Reservation = { settle() {}, sentAt() {} };
 
 /** At most `limit` units in any 60 seconds; a limit of 0 means none. */
 export class MinuteWindow {
@@ -49,17 +57,21 @@ export class MinuteWindow {
     // An ask larger than the whole budget still goes, alone, rather than never. Alone: nothing
     // used, since a reservation given back unused (settled to 0) stays in the window.
     if (used + amount <= this.limit || used === 0) return 0;
-    return (this.#entries[0] as { at: number }).at + WINDOW_MS - now;
+    // The first to leave: not always the first taken, since a reservation is counted again when sent.
+    return Math.min(...this.#entries.map((e) => e.at)) + WINDOW_MS - now;
   }
 
   /** Counts `amount` from `now`; only after `waitFor` said 0 at that moment. */
   take(amount: number, now: number): Reservation {
-    if (this.limit === 0) return { settle() {} };
+    if (this.limit === 0) return NOTHING;
     const entry = { at: now, amount };
     this.#entries.push(entry);
     return {
       settle(actual) {
         entry.amount = actual;
+      },
+      sentAt(moment) {
+        entry.at = Math.max(entry.at, moment);
       },
     };
   }

@@ -237,7 +237,10 @@ export class ResilientEngine implements Engine {
     // The first request of an ask made in a turn goes out on the turn's slots; a retry takes its own.
     const slots = turn?.slots;
     if (turn) turn.slots = undefined;
-    const { tokens } = slots ?? (await this.#slots(request.prompt, signal));
+    const { requests, tokens } = slots ?? (await this.#slots(request.prompt, signal));
+    const now = this.#clock.now();
+    requests.sentAt(now);
+    tokens.sentAt(now);
     const reply = await this.#timeout.execute(
       ({ signal: attempt }) => this.#adapter.call(request, attempt),
       signal,
