@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { ConfigError, type EngineName, loadConfig } from '../src/config.ts';
 import { createEngines, type Engine } from '../src/monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../src/monitoring/engines/metrics.ts';
-import { acquireTogether, type Clock, MinuteWindow } from '../src/monitoring/engines/rate-limit.ts';
+import { type Clock, EngineLimits } from '../src/monitoring/engines/rate-limit.ts';
 import {
   ANSWER,
   type FakeVendor,
@@ -551,45 +551,106 @@ describe('limits and metrics', () => {
     };
   }
 
-  /** Takes `amount` from `window` alone, waiting on `clock`. */
-  const acquire = (clock: Clock, window: MinuteWindow, amount: number) =>
-    acquireTogether(clock, [[window, amount]]).then(
-      ([reservation]) => reservation as { settle(n: number): void },
-    );
+  /** Limits of `requests` and `tokens` a minute (0: none) on `clock`. */
+  const limitsOf = (clock: Clock, requestsPerMinute: number, tokensPerMinute: number) =>
+    new EngineLimits({ requestsPerMinute, tokensPerMinute }, clock);
 
   it('holds the third request of a two-per-minute window until the first leaves it', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(2);
-    await acquire(clock, window, 1);
-    await acquire(clock, window, 1);
+    const limits = limitsOf(clock, 2, 0);
+    await limits.take(1);
+    await limits.take(1);
     assert.deepEqual(clock.slept, []);
-    await acquire(clock, window, 1);
+    await limits.take(1);
     assert.deepEqual(clock.slept, [60_000]);
   });
 
   it('lets an ask larger than the whole window go alone, a reservation given back unused aside', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(1000);
+    const limits = limitsOf(clock, 0, 1000);
     // Taken for an ask that was never sent (its claim lost), and given back.
-    (await acquire(clock, window, 800)).settle(0);
+    (await limits.take(800)).tokens.settle(0);
     // 1,500 is more than the window ever holds; nothing is used in it, so it goes at once.
-    await acquire(clock, window, 1500);
+    await limits.take(1500);
     assert.deepEqual(clock.slept, []);
     // Now something is used: the next one waits for it to leave.
-    await acquire(clock, window, 1500);
+    await limits.take(1500);
     assert.deepEqual(clock.slept, [60_000]);
   });
 
   it('counts the tokens really used, not the reservation', async () => {
     const clock = manualClock();
-    const window = new MinuteWindow(1000);
+    const limits = limitsOf(clock, 0, 1000);
     // Reserved 800, used 100: a second 800 fits (100 + 800 ≤ 1000) without waiting.
-    (await acquire(clock, window, 800)).settle(100);
-    (await acquire(clock, window, 800)).settle(900);
+    (await limits.take(800)).tokens.settle(100);
+    (await limits.take(800)).tokens.settle(900);
     assert.deepEqual(clock.slept, []);
     // 100 + 900 used: the next 800 waits for the window to clear.
-    await acquire(clock, window, 800);
+    await limits.take(800);
     assert.deepEqual(clock.slept, [60_000]);
+  });
+
+  /** A clock whose sleeps end only when `advance` moves time past them, in time order. */
+  function virtualClock() {
+    let now = 0;
+    const timers: Array<{ at: number; fire: () => void }> = [];
+    const idle = () => new Promise((resolve) => setImmediate(resolve));
+    return {
+      now: () => now,
+      sleep: (ms: number, signal?: AbortSignal) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = { at: now + ms, fire: resolve };
+          timers.push(timer);
+          signal?.addEventListener('abort', () => {
+            timers.splice(timers.indexOf(timer), 1);
+            reject(signal.reason);
+          });
+        }),
+      async advance(to: number) {
+        await idle();
+        for (;;) {
+          timers.sort((a, b) => a.at - b.at);
+          const next = timers[0];
+          if (!next || next.at > to) break;
+          timers.shift();
+          now = next.at;
+          next.fire();
+          await idle();
+        }
+        now = to;
+        await idle();
+      },
+    };
+  }
+
+  it('gives room in the order it was asked for, so a large ask is not passed by smaller ones', async () => {
+    const clock = virtualClock();
+    const limits = limitsOf(clock, 0, 10_000);
+    const taken: Array<[string, number]> = [];
+    const take = (name: string, tokens: number, signal?: AbortSignal) =>
+      limits.take(tokens, signal).then(
+        () => taken.push([name, clock.now() / 1000]),
+        () => taken.push([`${name} left`, clock.now() / 1000]),
+      );
+    const a = take('a', 4_000);
+    // 4,000 + 8,000 > 10,000: b waits for a to leave the window, at 60 s.
+    const b = take('b', 8_000);
+    await clock.advance(1_000);
+    // c fits beside a (8,000), but b asked first: c waits behind it, until b leaves at 120 s.
+    const c = take('c', 4_000);
+    const stop = new AbortController();
+    const d = take('d', 1_000, stop.signal);
+    await clock.advance(2_000);
+    // d, stopped while it waits, leaves the line at once.
+    stop.abort();
+    await clock.advance(200_000);
+    await Promise.all([a, b, c, d]);
+    assert.deepEqual(taken, [
+      ['a', 0],
+      ['d left', 2],
+      ['b', 60],
+      ['c', 120],
+    ]);
   });
 
   it('counts a request from when it goes out, not from when it waited for tokens', async () => {

@@ -41,7 +41,7 @@ export interface Reservation {
 const NOTHING: Reservation = { settle() {}, sentAt() {} };
 
 /** At most `limit` units in any 60 seconds; a limit of 0 means none. */
-export class MinuteWindow {
+class MinuteWindow {
   readonly limit: number;
   #entries: Array<{ at: number; amount: number }> = [];
 
@@ -77,21 +77,59 @@ export class MinuteWindow {
   }
 }
 
-/**
- * Waits until every window has room for its amount, then takes them all at one moment. Taken one
- * after another, a request slot held while the token window was full was counted from the moment
- * it was taken, not from when the request went out up to a minute later, so the window let the
- * next requests out early: around the minute's turn up to twice the limit reached the vendor.
- */
-export async function acquireTogether(
-  clock: Clock,
-  wants: ReadonlyArray<readonly [MinuteWindow, number]>,
-  signal?: AbortSignal,
-): Promise<Reservation[]> {
-  for (;;) {
-    const now = clock.now();
-    const wait = Math.max(...wants.map(([window, amount]) => window.waitFor(amount, now)));
-    if (wait <= 0) return wants.map(([window, amount]) => window.take(amount, now));
-    await clock.sleep(wait, signal);
+/** Resolves when `promise` does, or rejects with the signal's reason once it aborts. */
+function unlessAborted(promise: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** One engine's requests and tokens per minute. */
+export class EngineLimits {
+  readonly #clock: Clock;
+  readonly #requests: MinuteWindow;
+  readonly #tokens: MinuteWindow;
+  /** Settles when the last one to ask has taken its slots or given up. */
+  #line: Promise<unknown> = Promise.resolve();
+
+  constructor(limits: { requestsPerMinute: number; tokensPerMinute: number }, clock: Clock) {
+    this.#clock = clock;
+    this.#requests = new MinuteWindow(limits.requestsPerMinute);
+    this.#tokens = new MinuteWindow(limits.tokensPerMinute);
+  }
+
+  /**
+   * A request and `tokens`, taken at one moment once both windows have room, in the order asked
+   * for. Taken one after another, a request slot held while the token window was full was counted
+   * from when it was taken, not from when the request went out up to a minute later, and let the
+   * next requests out early (up to twice the limit around the minute's turn). Taken as each finds
+   * room, a large ask waited for good behind smaller ones that kept fitting.
+   */
+  async take(tokens: number, signal?: AbortSignal): Promise<{ requests: Reservation; tokens: Reservation }> {
+    const ahead = this.#line;
+    let done = () => {};
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.#line = ahead.then(() => mine);
+    try {
+      // Leaves the line at once when stopped: the ones behind still wait for those ahead.
+      await unlessAborted(ahead, signal);
+      for (;;) {
+        signal?.throwIfAborted();
+        const now = this.#clock.now();
+        const wait = Math.max(this.#requests.waitFor(1, now), this.#tokens.waitFor(tokens, now));
+        if (wait <= 0)
+          return { requests: this.#requests.take(1, now), tokens: this.#tokens.take(tokens, now) };
+        await this.#clock.sleep(wait, signal);
+      }
+    } finally {
+      done();
+    }
   }
 }

@@ -24,7 +24,7 @@ import type { EngineConfig } from '../../config.ts';
 import { describeFailure, MalformedReply, redact } from './errors.ts';
 import type { EngineMetrics } from './metrics.ts';
 import { estimateCostUsd } from './pricing.ts';
-import { acquireTogether, type Clock, MinuteWindow, type Reservation, systemClock } from './rate-limit.ts';
+import { type Clock, EngineLimits, type Reservation, systemClock } from './rate-limit.ts';
 import {
   type AskRequest,
   type AskResult,
@@ -99,8 +99,7 @@ export class ResilientEngine implements Engine {
   readonly #policy: IPolicy;
   readonly #turns: IPolicy;
   readonly #timeout: IPolicy;
-  readonly #requests: MinuteWindow;
-  readonly #tokens: MinuteWindow;
+  readonly #limits: EngineLimits;
   readonly #clock: Clock;
 
   constructor(adapter: EngineAdapter, config: EngineConfig, options: ResilienceOptions) {
@@ -111,8 +110,7 @@ export class ResilientEngine implements Engine {
     this.#options = options;
     const clock = options.clock ?? systemClock;
     this.#clock = clock;
-    this.#requests = new MinuteWindow(config.limits.requestsPerMinute);
-    this.#tokens = new MinuteWindow(config.limits.tokensPerMinute);
+    this.#limits = new EngineLimits(config.limits, clock);
 
     const timeoutMs = config.limits.timeoutMs;
     const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
@@ -259,20 +257,9 @@ export class ResilientEngine implements Engine {
     return { ...reply, usage, webSearches: vendorCount(reply.webSearches) };
   }
 
-  /** A request and the prompt's token estimate, taken together (`acquireTogether` says why). */
-  async #slots(
-    prompt: string,
-    signal?: AbortSignal,
-  ): Promise<{ requests: Reservation; tokens: Reservation }> {
-    const [requests, tokens] = (await acquireTogether(
-      this.#clock,
-      [
-        [this.#requests, 1],
-        [this.#tokens, tokenEstimate(prompt)],
-      ],
-      signal,
-    )) as [Reservation, Reservation];
-    return { requests, tokens };
+  /** A request and the prompt's token estimate (`EngineLimits.take`). */
+  #slots(prompt: string, signal?: AbortSignal): Promise<{ requests: Reservation; tokens: Reservation }> {
+    return this.#limits.take(tokenEstimate(prompt), signal);
   }
 
   #result(reply: VendorReply, started: number): AskResult {
