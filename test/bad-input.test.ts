@@ -319,10 +319,12 @@ describe('odd requests anywhere', () => {
       assert.equal(res.statusCode, 401, `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       assert.equal(typeof res.json().detail, 'string', what);
     }
-    // An X-API-Key left empty presents no key at all.
+    // An X-API-Key left empty presents no key at all, nor a second header beside Authorization.
     for (const blank of ['', ' ']) {
       const res = await get(url(), { 'x-api-key': blank });
       assert.deepEqual(res.json(), { detail: 'Authentication credentials were not provided.' });
+      const beside = await get(url(), { 'x-api-key': blank, ...bearer(demo.keys.acme) });
+      assert.equal(beside.statusCode, 200, beside.body);
     }
   });
 

@@ -56,13 +56,18 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   // Node keeps the first of two Authorization headers and joins repeated X-API-Key values, so the
   // count comes from the headers as received.
   let credentials = 0;
-  for (let i = 0; i < request.raw.rawHeaders.length; i += 2) {
-    if (CREDENTIAL_HEADERS.has((request.raw.rawHeaders[i] as string).toLowerCase())) credentials++;
+  const raw = request.raw.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    // An X-API-Key left empty presents nothing (below), so it is no second header either.
+    if (CREDENTIAL_HEADERS.has(name) && !(name === 'x-api-key' && (raw[i + 1] as string).trim() === '')) {
+      credentials++;
+    }
   }
   if (credentials > 1) throw new NotAuthenticated(ONE_HEADER);
   const apiKey = request.headers['x-api-key'];
-  // A header left empty (a client's unset variable) presented nothing: "not provided", not invalid.
-  if (typeof apiKey === 'string') return apiKey.trim() || undefined;
+  // A header left empty (a client's unset variable) presents nothing: "not provided", not invalid.
+  if (typeof apiKey === 'string' && apiKey.trim() !== '') return apiKey.trim();
   const authorization = request.headers.authorization;
   if (authorization === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
