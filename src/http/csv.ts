@@ -145,11 +145,21 @@ export function csvText(header: readonly string[], records: readonly Cell[][]): 
     // The library quotes a cell holding the CRLF delimiter, not one holding a bare CR or LF, which
     // RFC 4180 parsers would take for the end of the record.
     quoted_match: /[\r\n]/,
-    // A text cell starting with =, +, -, @, tab or CR gets a leading ' so that a spreadsheet shows
-    // it rather than running it as a formula (numbers keep their minus sign).
+    // A text cell starting with =, +, -, @, tab or CR (or one of the signs behind blanks,
+    // `hideFormula`) gets a leading ' so that a spreadsheet shows it rather than running it as a
+    // formula (numbers keep their minus sign).
     escape_formulas: true,
-    cast: { boolean: (value) => String(value) },
+    cast: { boolean: (value) => String(value), string: hideFormula },
   });
+}
+
+// What a spreadsheet may skip before a formula's sign: spaces, line breaks, and characters that
+// show nothing (no-break space, zero-width space, byte-order mark).
+const HIDDEN_FORMULA = /^[\s\u200b-\u200d\u2060\ufeff]+[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+
+/** The library's escape looks at the first character only; a formula behind blanks gets it too. */
+function hideFormula(value: string): string {
+  return HIDDEN_FORMULA.test(value) ? `'${value}` : value;
 }
 
 function csvLink(request: FastifyRequest, link: string): string {

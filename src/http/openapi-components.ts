@@ -12,8 +12,10 @@ import { type CsvRows, csvMedia } from './csv.ts';
 export const KEY_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
 
 const MARK = 'x-component';
-// A route that also answers CSV (src/http/csv.ts) gets text/csv beside its JSON 200 body.
+// A route that also answers CSV (src/http/csv.ts) gets text/csv beside its JSON 200 body, and
+// when its CSV carries the page's envelope as headers, those headers.
 const CSV_MARK = 'x-csv';
+const PAGED_MARK = 'x-csv-paged';
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +34,9 @@ export const markNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['trans
   const marked = Object.fromEntries(
     Object.entries(response).map(([status, body]) => {
       const named = typeof body?.$id === 'string' ? { ...body, [MARK]: body.$id } : body;
-      return [status, csv && status === '200' ? { ...named, [CSV_MARK]: csvMedia(csv) } : named];
+      if (!csv || status !== '200') return [status, named];
+      const paged = csv.total !== undefined || csv.next !== undefined || csv.previous !== undefined;
+      return [status, { ...named, [CSV_MARK]: csvMedia(csv), ...(paged ? { [PAGED_MARK]: true } : {}) }];
     }),
   );
   return { schema: { ...schema, ...security, response: marked } as typeof schema, url };
@@ -65,8 +69,11 @@ const HEADERS: Record<string, Json> = {
   'X-Content-Type-Options': text('`nosniff`: the download is its declared type.', true),
 };
 
-/** The headers a response of `status` carries (`csv`: the route also answers CSV; `file`: a download). */
-function headersOf(status: string, csv: boolean, file: boolean): string[] {
+/**
+ * The headers a response of `status` carries. `csv`: the route also answers CSV, `paged` with its
+ * page's total and links as headers; `file`: a download.
+ */
+function headersOf(status: string, route: { csv: boolean; paged: boolean; file: boolean }): string[] {
   const names = ['X-Request-Id', 'Cache-Control'];
   // Node's own refusals (408, 431) are written before any key is read.
   if (status === '408' || status === '431') return names;
@@ -74,8 +81,9 @@ function headersOf(status: string, csv: boolean, file: boolean): string[] {
   if (status === '401') names.push('WWW-Authenticate');
   else names.push('RateLimit-Policy', 'RateLimit');
   if (status === '429' || status === '503') names.push('Retry-After');
-  if (status === '200' && csv) names.push('Vary', 'X-Total-Count', 'Link');
-  if (status === '200' && file) names.push('Content-Disposition', 'X-Content-Type-Options');
+  if (status === '200' && route.csv) names.push('Vary');
+  if (status === '200' && route.paged) names.push('X-Total-Count', 'Link');
+  if (status === '200' && route.file) names.push('Content-Disposition', 'X-Content-Type-Options');
   return names;
 }
 
@@ -96,16 +104,21 @@ export const hoistNamedResponses: NonNullable<FastifyDynamicSwaggerOptions['tran
   document.components = { ...document.components, schemas, headers: HEADERS };
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      const ok = operation.responses?.['200']?.content ?? {};
-      const csv = Object.values(ok).some((media) => CSV_MARK in ((media.schema as Json | undefined) ?? {}));
-      const file = Object.keys(ok).some((type) => type !== 'application/json' && type !== 'text/csv');
+      const ok = Object.entries(operation.responses?.['200']?.content ?? {});
+      const marked = (mark: string) =>
+        ok.some(([, media]) => mark in ((media.schema as Json | undefined) ?? {}));
+      const route = {
+        csv: marked(CSV_MARK),
+        paged: marked(PAGED_MARK),
+        file: ok.some(([type]) => type !== 'application/json' && type !== 'text/csv'),
+      };
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         response.headers = Object.fromEntries(
-          headersOf(status, csv, file).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          headersOf(status, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
         );
         for (const media of Object.values(response.content ?? {})) {
           if (!media.schema) continue;
-          const { [CSV_MARK]: csvBody, ...body } = media.schema as Json;
+          const { [CSV_MARK]: csvBody, [PAGED_MARK]: _paged, ...body } = media.schema as Json;
           if (csvBody && response.content) response.content['text/csv'] = csvBody as Json;
           media.schema = body;
           const name = body[MARK];

@@ -1106,6 +1106,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1130,6 +1131,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1244,6 +1246,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1268,6 +1271,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1395,6 +1399,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1419,6 +1424,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1546,6 +1552,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1570,6 +1577,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1695,6 +1703,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1719,6 +1728,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1844,6 +1854,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1868,6 +1879,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -1982,6 +1994,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2006,6 +2019,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2131,6 +2145,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2155,6 +2170,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2272,6 +2288,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2296,6 +2313,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2427,6 +2445,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2451,6 +2470,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2568,6 +2588,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2592,6 +2613,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2707,6 +2729,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2731,6 +2754,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2845,6 +2869,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2869,6 +2894,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -2986,6 +3012,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3010,6 +3037,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3126,6 +3154,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3150,6 +3179,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3275,6 +3305,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3299,6 +3330,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3372,8 +3404,6 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           Vary: components['headers']['Vary'];
-          'X-Total-Count': components['headers']['X-Total-Count'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -3436,6 +3466,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3460,6 +3491,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3533,8 +3565,6 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           Vary: components['headers']['Vary'];
-          'X-Total-Count': components['headers']['X-Total-Count'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -3597,6 +3627,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3621,6 +3652,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3688,8 +3720,6 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           Vary: components['headers']['Vary'];
-          'X-Total-Count': components['headers']['X-Total-Count'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -3752,6 +3782,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3776,6 +3807,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3843,8 +3875,6 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           Vary: components['headers']['Vary'];
-          'X-Total-Count': components['headers']['X-Total-Count'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -3907,6 +3937,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3931,6 +3962,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -3996,8 +4028,6 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
           Vary: components['headers']['Vary'];
-          'X-Total-Count': components['headers']['X-Total-Count'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -4060,6 +4090,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -4084,6 +4115,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -4198,6 +4230,7 @@ export interface operations {
       408: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
@@ -4222,6 +4255,7 @@ export interface operations {
       431: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           [name: string]: unknown;
         };
         content: {
