@@ -653,16 +653,24 @@ describe('limits and metrics', () => {
     ]);
   });
 
-  it('counts a request from when it goes out, not from when it waited for tokens', async () => {
+  /** ChatGPT with these requests and tokens a minute, paced by a manual clock started at `start`. */
+  function chatgptOnClock(requestsPerMinute: string, tokensPerMinute: string) {
     reset();
     const clock = manualClock();
-    const start = clock.now();
     const chatgpt = createEngines(
       loadConfig(
-        env({ SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '2', SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: '20000' }),
+        env({
+          SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: requestsPerMinute,
+          SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: tokensPerMinute,
+        }),
       ).engines,
       { backoff: { initialDelayMs: 1, maxDelayMs: 5 }, clock },
     ).get('chatgpt') as Engine;
+    return { clock, start: clock.now(), chatgpt };
+  }
+
+  it('counts a request from when it goes out, not from when it waited for tokens', async () => {
+    const { clock, start, chatgpt } = chatgptOnClock('2', '20000');
     // The first answer uses 19,100 of the 20,000 tokens (18,500 in, 600 out); the others 8,800.
     fakes.chatgpt.script({
       kind: 'answer',
@@ -686,15 +694,7 @@ describe('limits and metrics', () => {
   });
 
   it('counts a request from when it goes out, not from when its turn began', async () => {
-    reset();
-    const clock = manualClock();
-    const start = clock.now();
-    const chatgpt = createEngines(
-      loadConfig(
-        env({ SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1', SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: '0' }),
-      ).engines,
-      { backoff: { initialDelayMs: 1, maxDelayMs: 5 }, clock },
-    ).get('chatgpt') as Engine;
+    const { clock, start, chatgpt } = chatgptOnClock('1', '0');
     const sentAt: number[] = [];
     for (const claimTakes of [30_000, 0]) {
       await chatgpt.inTurn(PROMPT, async (turn) => {
