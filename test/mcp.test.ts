@@ -529,20 +529,28 @@ describe('sightline mcp and its configuration', () => {
 });
 
 describe('the rate limit over /mcp', () => {
-  it('counts the API requests a tool makes, and nothing for the protocol itself', async () => {
-    // A second app on the same data with 3 requests a minute. Connecting (initialize, the
-    // initialized notification) and listing tools make no API request; brand_overview makes 2
-    // (analytics, score history) and share_of_voice 1: 2 + 1 = 3 spends the minute, so the next
-    // tool call is refused with the API's 429. The count is the point, so the limit is the
-    // in-process one in both passes: under a loaded machine a Redis answer can outlast the
-    // limiter's 500 ms and the request is counted by the per-instance fallback instead
-    // (redis-rate-limit.test covers Redis).
+  /** A second app on the same data with `limit` requests a minute. */
+  async function limitedTo(limit: number, use: (url: string, key: string) => Promise<void>): Promise<void> {
+    // The count is the point, so the limit is the in-process one in both passes: under a loaded
+    // machine a Redis answer can outlast the limiter's 500 ms and the request is counted by the
+    // per-instance fallback instead (redis-rate-limit.test covers Redis).
     const limited = await buildApp(
-      { ...demo.ctx.config, rateLimitPerMinute: 3, redisUrl: undefined },
+      { ...demo.ctx.config, rateLimitPerMinute: limit, redisUrl: undefined },
       { databases: demo.ctx.dbs, logger: false },
     );
     try {
-      const client = await overHttp(await demo.mint('acme'), await listen(limited));
+      await use(await listen(limited), await demo.mint('acme'));
+    } finally {
+      await limited.close();
+    }
+  }
+
+  it('counts each protocol message once and a tool call as the API requests it makes', async () => {
+    // 6 a minute: connecting (initialize, the initialized notification) 2 and listing tools 1;
+    // brand_overview makes 2 API requests (analytics, score history) and share_of_voice 1: 3 + 2 +
+    // 1 = 6 spends the minute, so the next tool call is refused with the API's 429.
+    await limitedTo(6, async (url, key) => {
+      const client = await overHttp(key, url);
       try {
         await client.listTools();
         await call(client, 'brand_overview', { brandId: demo.fixtures.brandId });
@@ -553,8 +561,20 @@ describe('the rate limit over /mcp', () => {
       } finally {
         await client.close();
       }
-    } finally {
-      await limited.close();
-    }
+    });
+  });
+
+  it('refuses a batch of protocol messages past the limit with the API’s 429', async () => {
+    await limitedTo(2, async (url, key) => {
+      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+      const res = await fetch(new URL('/mcp', url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify([list(1), list(2), list(3)]),
+      });
+      assert.equal(res.status, 429);
+      assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
+      assert.match(((await res.json()) as { detail: string }).detail, /^Request was throttled\./);
+    });
   });
 });

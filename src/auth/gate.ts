@@ -23,7 +23,8 @@ export interface RouteAccess {
   public?: boolean;
   /**
    * Authenticated like the keyed API (401, then the add-on's 403) but neither scoped, limited to
-   * GET nor counted itself: the MCP endpoint, whose tools make ordinary API requests that are.
+   * GET nor counted by the gate: the MCP endpoint, whose tools make ordinary API requests that
+   * are, and which counts the rest itself (`Caller.charge`).
    */
   keyOnly?: boolean;
 }
@@ -32,6 +33,8 @@ export interface Caller {
   keyId: string;
   scopes: readonly Scope[];
   organization: Organization;
+  /** On a `keyOnly` route: counts one request against the key's limit, throwing past it. */
+  charge?: () => Promise<void>;
 }
 
 export interface GateOptions {
@@ -160,7 +163,7 @@ export function createGate(options: GateOptions) {
     }
     const caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
     if (access?.keyOnly) {
-      request.caller = caller;
+      request.caller = { ...caller, charge: () => spend(`key:${key.keyId}`, reply, true) };
       return;
     }
     if (access?.scope && !key.scopes.includes(access.scope)) {

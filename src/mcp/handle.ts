@@ -70,7 +70,14 @@ export async function answerMcp(
 ): Promise<FastifyReply> {
   const apiKey = presentedKey(request);
   // The gate admitted the request only with a valid key; without one, fail closed.
-  if (!request.caller || apiKey === undefined) throw new NotAuthenticated();
+  if (!request.caller?.charge || apiKey === undefined) throw new NotAuthenticated();
+  // A message that calls no tool (initialize, tools/list, ping, a notification) reads no data but
+  // still costs a server and an answer: one request each from the key's minute, so that one key
+  // cannot flood the service with them. A tool call costs the API requests it makes.
+  const messages = [request.body].flat();
+  for (const message of messages) {
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call') await request.caller.charge();
+  }
   // 429s reach the agent at once, with their Retry-After, instead of holding this request open.
   const sl = new Sightline({
     apiKey,
