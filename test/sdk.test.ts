@@ -333,6 +333,23 @@ describe('errors through the SDK', () => {
     assert.ok(page.count > 0);
   });
 
+  it('follows page links that name a public address with a path of its own, on its base URL', async () => {
+    // Behind a proxy at https://public.example/sightline/, the service's links name that address;
+    // a client on the internal address keeps only the API path and query of each.
+    const proxied = await buildApp(
+      { ...demo.ctx.config, publicBaseUrl: 'https://public.example/sightline' },
+      { databases: demo.ctx.dbs, logger: false },
+    );
+    try {
+      const client = new Sightline({ apiKey: await demo.mint('acme'), baseUrl: await listen(proxied) });
+      const brands = [];
+      for await (const brand of client.brands.list({ page_size: 2, archived: true })) brands.push(brand.id);
+      assert.equal(brands.length, demo.brandIds.acme.length);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('a 429 carries Retry-After; a longer wait than allowed is not waited out', async () => {
     // A second app on the same data with a limit of 1 request a minute: the second request is a
     // 429 whose Retry-After (up to 60 s) is more than a test can wait, so retrying is bounded by

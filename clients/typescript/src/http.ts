@@ -149,12 +149,14 @@ export class Transport {
 
   // Server paths are resolved under the base URL (keeping its path prefix). Absolute links (`next`)
   // are followed as given on the base URL's origin; on another origin (a PUBLIC_BASE_URL that names a
-  // different host) only their path and query are kept, so the key is never sent anywhere else.
+  // different host) only their API path (from `/api/`, past the public address's own prefix) and
+  // query are kept, so the key is never sent anywhere else.
   #resolve(link: string): URL {
     if (/^https?:\/\//i.test(link)) {
       const url = new URL(link);
       if (url.origin === this.baseUrl.origin) return url;
-      return new URL(`.${url.pathname}${url.search}`, this.baseUrl);
+      const api = url.pathname.indexOf('/api/');
+      return new URL(`.${api > 0 ? url.pathname.slice(api) : url.pathname}${url.search}`, this.baseUrl);
     }
     return new URL(`.${link.startsWith('/') ? link : `/${link}`}`, this.baseUrl);
   }
