@@ -61,6 +61,20 @@ function manyCategories() {
   return many;
 }
 
+/** A globex brand of one category of 101 prompts: a page of 100 and one more. */
+let manyPrompts: Promise<{ brandId: number; categoryId: number }> | undefined;
+function aCategoryOfManyPrompts() {
+  manyPrompts ??= (async () => {
+    const brand = await BrandFixture.insert(demo.ctx.dbs.primary, demo.orgIds.globex, {
+      name: 'Many prompts',
+    });
+    const categoryId = await brand.category('Questions');
+    for (let i = 1; i <= 101; i++) await brand.prompt(categoryId, { text: `Question ${i}?` });
+    return { brandId: brand.brandId, categoryId };
+  })();
+  return manyPrompts;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON, compared with what the tools answer
 async function api(url: string, key = demo.keys.acme): Promise<any> {
   const res = await fetch(new URL(url, baseUrl), { headers: { authorization: `Bearer ${key}` } });
@@ -315,6 +329,40 @@ for (const [transport, connect] of [
         `list_prompts of brand ${brandId}: category ${demo.fixtures.categoryId} is not a live category of brand ${brandId}`,
       );
     }
+
+    it('list_prompts gives a category a page of 100 prompts, the next on request', async () => {
+      const { brandId, categoryId } = await aCategoryOfManyPrompts();
+      const globex = await connect(demo.keys.globex);
+      try {
+        const ids = (out: { categories: { prompts: { id: string }[] }[] }) =>
+          out.categories.flatMap((c) => c.prompts.map((p) => p.id));
+        const raw = (page: number) =>
+          api(`/api/categories/${categoryId}/prompts/?page_size=100&page=${page}`, demo.keys.globex);
+        const first = await call(globex, 'list_prompts', { brandId });
+        assert.equal(first.categories[0].promptCount, 101);
+        assert.deepEqual(
+          ids(first),
+          (await raw(1)).results.map((p: { id: string }) => p.id),
+        );
+        assert.equal(
+          first.note,
+          'page 1 of 100 prompts a category: call list_prompts with a categoryId and page 2 for the next',
+        );
+        const second = await call(globex, 'list_prompts', { brandId, categoryId, page: 2 });
+        assert.deepEqual(
+          ids(second),
+          (await raw(2)).results.map((p: { id: string }) => p.id),
+        );
+        assert.equal(ids(second).length, 1);
+        assert.equal(second.note, undefined);
+        assert.equal(
+          await toolError(globex, 'list_prompts', { brandId, page: 2 }),
+          `list_prompts of brand ${brandId}: page 2 is a page of one category's prompts: give its categoryId`,
+        );
+      } finally {
+        await globex.close();
+      }
+    });
 
     it('a 404 that names what is missing is not said to be another organization’s', async () => {
       const page = await toolError(client, 'list_brands', { page: 99 });

@@ -79,6 +79,8 @@ type Output = Record<string, unknown>;
 
 /** Categories whose prompts one list_prompts call lists. */
 const EXPANDED_CATEGORIES = 20;
+/** Prompts list_prompts gives a category in one call: one page of the API's largest. */
+const PROMPTS_PAGE = 100;
 
 /** A tool's own refusal of its input, told to the agent as a tool error. */
 class Refused extends Error {}
@@ -334,21 +336,24 @@ export function createMcpServer(sl: Sightline): McpServer {
       }),
   );
 
-  /** A category's prompts, every page, as list_prompts shows them. */
-  const promptsOf = async (categoryId: string, includeArchived: boolean) => {
-    const prompts = [];
-    for await (const p of sl.categories.prompts(categoryId, { archived: includeArchived, page_size: 100 })) {
-      prompts.push({
-        id: p.id,
-        text: p.text,
-        isMonitored: p.isMonitored,
-        latestScore: p.hasScoreData ? p.latestScore : null,
-        previousScore: p.hasScoreData ? p.previousScore : null,
-        lastRunId: p.lastRunId,
-        lastRunAt: p.lastRunAt,
-      });
-    }
-    return prompts;
+  /**
+   * One page of a category's prompts, as list_prompts shows them. One page, not every one: a
+   * category of thousands of prompts spent the key's minute on one call and answered megabytes.
+   */
+  const promptsOf = async (categoryId: string, includeArchived: boolean, page: number) => {
+    const listed = await sl.categories
+      .prompts(categoryId, { archived: includeArchived, page_size: PROMPTS_PAGE, page })
+      .page();
+    const prompts = listed.results.map((p) => ({
+      id: p.id,
+      text: p.text,
+      isMonitored: p.isMonitored,
+      latestScore: p.hasScoreData ? p.latestScore : null,
+      previousScore: p.hasScoreData ? p.previousScore : null,
+      lastRunId: p.lastRunId,
+      lastRunAt: p.lastRunAt,
+    }));
+    return { prompts, more: listed.next !== null };
   };
 
   server.registerTool(
@@ -364,11 +369,19 @@ export function createMcpServer(sl: Sightline): McpServer {
             `Only this category's prompts (a category of the brand): for a brand of more than ${EXPANDED_CATEGORIES} categories.`,
           ),
         includeArchived: z.boolean().default(false).describe('Also list archived categories and prompts.'),
+        page: z
+          .int()
+          .positive()
+          .default(1)
+          .describe(`Page of ${PROMPTS_PAGE} prompts of the category categoryId names.`),
       },
       annotations: READ_ONLY,
     },
-    ({ brandId, categoryId, includeArchived }) =>
+    ({ brandId, categoryId, includeArchived, page }) =>
       answer(`list_prompts of brand ${brandId}`, async () => {
+        if (page > 1 && categoryId === undefined) {
+          throw new Refused(`page ${page} is a page of one category's prompts: give its categoryId`);
+        }
         const listed = [];
         for await (const category of sl.brands.categories(brandId, {
           archived: includeArchived,
@@ -385,23 +398,35 @@ export function createMcpServer(sl: Sightline): McpServer {
         // Each listed category costs a request of the key's rate limit at least: a brand of many
         // categories would spend the minute's quota, and every retry with it.
         const categories = [];
+        let more = false;
         for (const [index, category] of chosen.entries()) {
+          const listed =
+            index < EXPANDED_CATEGORIES ? await promptsOf(category.id, includeArchived, page) : null;
+          more ||= listed?.more === true;
           categories.push({
             id: category.id,
             name: category.name,
             isArchived: category.isArchived,
             promptCount: category.promptCount,
-            prompts: index < EXPANDED_CATEGORIES ? await promptsOf(category.id, includeArchived) : null,
+            prompts: listed?.prompts ?? null,
           });
         }
+        const notes = [
+          ...(chosen.length > EXPANDED_CATEGORIES
+            ? [
+                `prompts listed for the first ${EXPANDED_CATEGORIES} of ${chosen.length} categories (by name; the others' prompts are null): call list_prompts with a categoryId for another's`,
+              ]
+            : []),
+          ...(more
+            ? [
+                `page ${page} of ${PROMPTS_PAGE} prompts a category: call list_prompts with a categoryId and page ${page + 1} for the next`,
+              ]
+            : []),
+        ];
         return {
           brandId: String(brandId),
           basis: "latestScore: the prompt's latest scored run; previousScore: the scored run before it",
-          ...(chosen.length > EXPANDED_CATEGORIES
-            ? {
-                note: `prompts listed for the first ${EXPANDED_CATEGORIES} of ${chosen.length} categories (by name; the others' prompts are null): call list_prompts with a categoryId for another's`,
-              }
-            : {}),
+          ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
           categories,
         };
       }),
