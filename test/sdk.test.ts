@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -314,6 +314,34 @@ describe('errors through the SDK', () => {
     } finally {
       silent.closeAllConnections();
       for (const server of [silent, html]) server.close();
+    }
+  });
+
+  it('a download cut off mid-way is a SightlineConnectionError and leaves no file', async () => {
+    // Promises 100,000 bytes, sends 30,000 and drops the connection.
+    const cut = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '100000' });
+      response.write(Buffer.alloc(30_000, 37), () => response.socket?.destroy());
+    });
+    cut.listen(0, '127.0.0.1');
+    await once(cut, 'listening');
+    try {
+      const client = new Sightline({
+        apiKey: demo.keys.acme,
+        baseUrl: `http://127.0.0.1:${(cut.address() as AddressInfo).port}`,
+      });
+      const target = join(dir, 'cut', 'report.pdf');
+      mkdirSync(join(dir, 'cut'));
+      await assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
+      assert.deepEqual(readdirSync(join(dir, 'cut')), [], 'no cut-off file, no partial one');
+      // A file already there stays as it was.
+      writeFileSync(target, 'the earlier download');
+      await assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
+      assert.deepEqual(readdirSync(join(dir, 'cut')), ['report.pdf']);
+      assert.equal(readFileSync(target, 'utf8'), 'the earlier download');
+      await assert.rejects((await client.reports.download(1)).bytes(), SightlineConnectionError);
+    } finally {
+      cut.close();
     }
   });
 

@@ -117,9 +117,7 @@ export class Transport {
   /** A JSON answer; a 2xx that is not JSON (a proxy's login page, another service) is a connection error. */
   async json<T>(path: string, query?: Query): Promise<T> {
     const response = await this.send(path, query);
-    const text = await response.text().catch((error: unknown) => {
-      throw new SightlineConnectionError(this.url(path, query), error);
-    });
+    const text = await whileReading(this.url(path, query), () => response.text());
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -138,10 +136,10 @@ export class Transport {
    */
   async csv(path: string, query: Query = {}): Promise<string> {
     let response = await this.send(path, { ...query, format: 'csv' }, 'text/csv');
-    let text = await response.text();
+    let text = await whileReading(this.url(path, query), () => response.text());
     for (let next = nextLink(response); next !== null; next = nextLink(response)) {
       response = await this.send(next, {}, 'text/csv');
-      const page = await response.text();
+      const page = await whileReading(this.#resolve(next), () => response.text());
       text += page.slice(page.indexOf('\r\n') + 2);
     }
     return text;
@@ -159,6 +157,19 @@ export class Transport {
       return new URL(`.${api > 0 ? url.pathname.slice(api) : url.pathname}${url.search}`, this.baseUrl);
     }
     return new URL(`.${link.startsWith('/') ? link : `/${link}`}`, this.baseUrl);
+  }
+}
+
+/**
+ * Reads an answer's body: a connection lost after the status came (`TypeError: terminated`) is a
+ * SightlineConnectionError like one lost before it, not a TypeError of fetch's own.
+ */
+export async function whileReading<T>(url: URL, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AbortError') throw error;
+    throw new SightlineConnectionError(url, error);
   }
 }
 

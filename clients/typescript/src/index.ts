@@ -2,7 +2,7 @@
 // the OpenAPI document (schema.ts). Lists are Pagers (iterate items, fetch one page, or `csv()`);
 // the run's responses are walked through `responsesNext`. Analytics, score history and category
 // deltas answer CSV text when called with `format: 'csv'`.
-import { type ClientOptions, Pager, poll, Transport, type WaitOptions } from './http.ts';
+import { type ClientOptions, Pager, poll, Transport, type WaitOptions, whileReading } from './http.ts';
 import type { components, operations } from './schema.ts';
 
 export * from './errors.ts';
@@ -237,7 +237,7 @@ export class Reports extends Resource {
   }
   /** The rendered file: the PDF when there is one, else the HTML; `{ pdf: true }` insists on the PDF. */
   async download(id: Id, options: { pdf?: boolean } = {}): Promise<ReportFile> {
-    const path = `/api/reports/${seg(id)}/${options.pdf ? 'download.pdf' : 'download/'}`;
+    const path = downloadPath(id, options);
     const response = await this.t.send(path);
     const body = response.body;
     if (body === null) throw new TypeError(`report ${id}: the download has no body`);
@@ -246,7 +246,7 @@ export class Reports extends Resource {
       contentType: response.headers.get('content-type') ?? 'application/octet-stream',
       filename: filenameOf(disposition),
       body,
-      bytes: async () => new Uint8Array(await response.arrayBuffer()),
+      bytes: async () => new Uint8Array(await whileReading(this.t.url(path), () => response.arrayBuffer())),
     };
   }
   /** Node only: streams the file to `path` (node:fs is imported here, so the rest stays fetch-only). */
@@ -256,9 +256,35 @@ export class Reports extends Resource {
     options: { pdf?: boolean } = {},
   ): Promise<Pick<ReportFile, 'contentType' | 'filename'>> {
     const file = await this.download(id, options);
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(path, file.body);
+    const { rename, rm, writeFile } = await import('node:fs/promises');
+    // Written beside `path` and renamed over it once whole: a connection lost mid-way leaves no
+    // cut-off file where a complete one is expected, and an earlier file there stays as it was.
+    const partial = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.part`;
+    try {
+      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body));
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
     return { contentType: file.contentType, filename: file.filename };
+  }
+}
+
+const downloadPath = (id: Id, options: { pdf?: boolean }) =>
+  `/api/reports/${seg(id)}/${options.pdf ? 'download.pdf' : 'download/'}`;
+
+/** A body's chunks, a connection lost while they come being a SightlineConnectionError. */
+async function* chunksOf(url: URL, body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await whileReading(url, () => reader.read());
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
   }
 }
 
