@@ -332,7 +332,11 @@ describe('errors through the SDK', () => {
       });
       const target = join(dir, 'cut', 'report.pdf');
       mkdirSync(join(dir, 'cut'));
-      await assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
+      await assert.rejects(client.reports.downloadTo(1, target), (error) => {
+        assert.ok(error instanceof SightlineConnectionError);
+        assert.equal(error.reason, 'UND_ERR_SOCKET');
+        return true;
+      });
       assert.deepEqual(readdirSync(join(dir, 'cut')), [], 'no cut-off file, no partial one');
       // A file already there stays as it was.
       writeFileSync(target, 'the earlier download');
