@@ -480,5 +480,77 @@ describe('errors through the SDK', () => {
     assert.equal(parseRetryAfter('Sat, 14 Mar 2026 05:11:00 GMT', now), 0);
     assert.equal(parseRetryAfter('soon', now), null);
     assert.equal(parseRetryAfter(null, now), null);
+    // Not dates, though Date.parse reads them as days of 2001: unreadable, so the 1 s fallback.
+    assert.equal(parseRetryAfter('1.5', now), null);
+    assert.equal(parseRetryAfter('-1', now), null);
+  });
+
+  it('refuses options that are no count of milliseconds or retries, at once', async () => {
+    const odd = [Number.POSITIVE_INFINITY, Number.NaN, -1, 1.5, 2 ** 31];
+    for (const value of odd) {
+      for (const option of ['requestTimeoutMs', 'maxRetryDelayMs', 'maxRetries']) {
+        assert.throws(() => new Sightline({ baseUrl, [option]: value }), {
+          name: 'TypeError',
+          message: new RegExp(`^Sightline: ${option} must be a whole number from \\d+ to 2147483647, not `),
+        });
+      }
+      for (const option of ['timeoutMs', 'intervalMs', 'maxIntervalMs']) {
+        await assert.rejects(sl.runs.waitUntilDone(demo.fixtures.runId, { [option]: value }), {
+          name: 'TypeError',
+          message: new RegExp(`^Sightline: ${option} must be a whole number`),
+        });
+      }
+    }
+    // A pause of 0 between polls would poll as fast as the service answers.
+    await assert.rejects(sl.runs.waitUntilDone(demo.fixtures.runId, { intervalMs: 0 }), {
+      name: 'TypeError',
+    });
+  });
+
+  it('refuses an id that would name another path', () => {
+    for (const id of ['', '.', '..']) {
+      assert.throws(() => sl.reports.get(id, { brandId: demo.fixtures.brandId }), {
+        name: 'TypeError',
+        message: `Sightline: ${JSON.stringify(id)} is not an id.`,
+      });
+    }
+  });
+
+  it('stops at a page that links back to one already read', async () => {
+    // Every page of this stand-in says the same page comes next.
+    const looping = createServer((request, response) => {
+      const next = '/api/brands/?page=2';
+      if (request.url?.includes('format=csv') || request.headers.accept === 'text/csv') {
+        response.writeHead(200, { 'content-type': 'text/csv', link: `<${next}&format=csv>; rel="next"` });
+        response.end('id,name\r\n1,a\r\n');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ count: 9, next, previous: null, results: [{ id: '1' }] }));
+    });
+    looping.listen(0, '127.0.0.1');
+    await once(looping, 'listening');
+    try {
+      const client = new Sightline({
+        apiKey: demo.keys.acme,
+        baseUrl: `http://127.0.0.1:${(looping.address() as AddressInfo).port}`,
+      });
+      const read = [];
+      await assert.rejects(
+        (async () => {
+          for await (const brand of client.brands.list()) read.push(brand);
+        })(),
+        (error) => {
+          assert.ok(error instanceof SightlineConnectionError);
+          assert.equal(error.reason, 'the pages link back to /api/brands/?page=2');
+          return true;
+        },
+      );
+      // The first page, then page 2 once: the second time it is named, the walk stops.
+      assert.equal(read.length, 2);
+      await assert.rejects(client.brands.list().csv(), SightlineConnectionError);
+    } finally {
+      looping.close();
+    }
   });
 });

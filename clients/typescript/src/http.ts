@@ -39,8 +39,29 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null || value.trim() === '') return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  // An HTTP date names its weekday or month in letters; `1.5` or `-1` would parse as a date in 2001.
+  if (!/[a-z]{3}/i.test(value)) return null;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+// setTimeout's largest delay; a longer one (or Infinity, NaN) fires after 1 ms.
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** `value` when it is a whole number from `least` to the longest timer, else a TypeError naming `name`. */
+export function wholeOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  least: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < least || value > LONGEST_TIMER_MS) {
+    throw new TypeError(
+      `Sightline: ${name} must be a whole number from ${least} to ${LONGEST_TIMER_MS}, not ${value}.`,
+    );
+  }
+  return value;
 }
 
 /** Whether a key can be a key at all: printable ASCII without spaces (what fetch can send, too). */
@@ -67,9 +88,9 @@ export class Transport {
       );
     }
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#maxRetries = options.maxRetries ?? 2;
-    this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
-    this.#requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
+    this.#maxRetries = wholeOption('maxRetries', options.maxRetries, 2, 0);
+    this.#maxRetryDelayMs = wholeOption('maxRetryDelayMs', options.maxRetryDelayMs, 60_000, 0);
+    this.#requestTimeoutMs = wholeOption('requestTimeoutMs', options.requestTimeoutMs, 120_000, 1);
   }
 
   /** `path` is a server path (`/api/brands/`) or a link the server returned (`next`, `responsesNext`). */
@@ -137,7 +158,9 @@ export class Transport {
   async csv(path: string, query: Query = {}): Promise<string> {
     let response = await this.send(path, { ...query, format: 'csv' }, 'text/csv');
     let text = await whileReading(this.url(path, query), () => response.text());
+    const seen = new Set<string>();
     for (let next = nextLink(response); next !== null; next = nextLink(response)) {
+      notSeen(seen, next, this.baseUrl);
       response = await this.send(next, {}, 'text/csv');
       const page = await whileReading(this.#resolve(next), () => response.text());
       text += page.slice(page.indexOf('\r\n') + 2);
@@ -175,6 +198,12 @@ export async function whileReading<T>(url: URL, read: () => Promise<T>): Promise
 
 /** Statuses that say "try again shortly": the rate limit, and a database that is briefly unreachable. */
 const RETRIED = new Set([429, 503]);
+
+/** A page link met before would be followed for ever (a proxy rewriting links, a broken server). */
+export function notSeen(seen: Set<string>, link: string, base: URL): void {
+  if (seen.has(link)) throw new SightlineConnectionError(base, new Error(`the pages link back to ${link}`));
+  seen.add(link);
+}
 
 function nextLink(response: Response): string | null {
   return /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
@@ -227,7 +256,9 @@ export class Pager<E extends Envelope<unknown>> implements AsyncIterable<Item<E>
   async *pages(): AsyncGenerator<E, void, undefined> {
     let page = await this.page();
     yield page;
+    const seen = new Set<string>();
     while (page.next !== null) {
+      notSeen(seen, page.next, this.#transport.baseUrl);
       page = await this.#transport.json<E>(page.next);
       yield page;
     }
@@ -253,15 +284,17 @@ export async function poll<T>(
   options: WaitOptions,
   what: string,
 ): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 300_000;
+  const timeoutMs = wholeOption('timeoutMs', options.timeoutMs, 300_000, 0);
+  // A pause of 0 would poll as fast as the service answers.
+  let interval = wholeOption('intervalMs', options.intervalMs, 1000, 1);
+  const maxInterval = wholeOption('maxIntervalMs', options.maxIntervalMs, 15_000, 1);
   const deadline = Date.now() + timeoutMs;
-  let interval = options.intervalMs ?? 1000;
   for (;;) {
     const state = await read();
     if (done(state)) return state;
     const left = deadline - Date.now();
     if (left <= 0) throw new SightlineTimeoutError(`${what} did not finish within ${timeoutMs} ms`, state);
     await sleep(Math.min(interval, left));
-    interval = Math.min(interval * 2, options.maxIntervalMs ?? 15_000);
+    interval = Math.min(interval * 2, maxInterval);
   }
 }

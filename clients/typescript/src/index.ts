@@ -44,7 +44,13 @@ export type AsCsv<Q> = Omit<Q, 'format'> & { format: 'csv' };
 /** Path ids are integers; bodies carry them as strings. Either is accepted. */
 export type Id = number | string;
 
-const seg = (id: Id) => encodeURIComponent(String(id));
+/** An id as one path segment; `.` and `..` would name another path (`reports.get('..')` read a brand). */
+const seg = (id: Id) => {
+  const text = String(id);
+  if (text === '' || text === '.' || text === '..')
+    throw new TypeError(`Sightline: ${JSON.stringify(text)} is not an id.`);
+  return encodeURIComponent(text);
+};
 
 /** Run states after which a run does not change any more. */
 const RUN_DONE = new Set(['completed', 'failed', 'cancelled']);
