@@ -415,6 +415,21 @@ for (const [transport, connect] of [
       assert.match(message, /another organization/);
     });
 
+    it('an id written with leading zeros is the id outputs spell without them', async () => {
+      const { brandId, categoryId } = demo.fixtures;
+      const padded = (n: number) => `00${n}`;
+      const overview = await call(client, 'brand_overview', { brandId: padded(brandId) });
+      assert.equal(overview.brandId, String(brandId));
+      const one = await call(client, 'list_prompts', {
+        brandId: padded(brandId),
+        categoryId: padded(categoryId),
+      });
+      assert.deepEqual(
+        one.categories.map((c: { id: string }) => c.id),
+        [String(categoryId)],
+      );
+    });
+
     it('a bad input is refused by the input schema or, past it, as the API refuses it', async () => {
       const schema = await toolError(client, 'brand_overview', { brandId: 'nine' });
       assert.match(schema, /brandId/);
