@@ -21,7 +21,9 @@ import { PINNED_DEMO_NOW } from './support/templates.ts';
 // had listed changes from later demo runs: its evidenceRefsCount 96 → 90, its PDF shorter); and
 // when a thinned score history's buckets came to span its own points instead of the window (a
 // window reaching years before the data, or long after it, kept one point): five thinned
-// histories of brands 8 and 9 and category 13 keep other points, as many as before.
+// histories of brands 8 and 9 and category 13 keep other points, as many as before; and when a
+// report's headline came to count "Samples analysed" (Σ sampleCount, said beside the usable
+// answers) and an outcome's Measured line its windows as days: report 8's PDF again.
 // Regenerate only for a deliberate change of output:
 //   UPDATE_BODY_SNAPSHOT=1 node --test test/body-snapshot.test.ts
 
