@@ -551,9 +551,22 @@ describe('limits and metrics', () => {
     };
   }
 
-  /** Limits of `requests` and `tokens` a minute (0: none) on `clock`. */
-  const limitsOf = (clock: Clock, requestsPerMinute: number, tokensPerMinute: number) =>
-    new EngineLimits({ requestsPerMinute, tokensPerMinute }, clock);
+  /**
+   * Limits of `requests` and `tokens` a minute (0: none) on `clock`, whose `take` sends at once
+   * what it took (a reservation not yet sent stays counted).
+   */
+  function limitsOf(clock: Clock, requestsPerMinute: number, tokensPerMinute: number) {
+    const limits = new EngineLimits({ requestsPerMinute, tokensPerMinute }, clock);
+    return {
+      take: async (tokens: number, signal?: AbortSignal) => {
+        const taken = await limits.take(tokens, signal);
+        taken.requests.sentAt(clock.now());
+        taken.tokens.sentAt(clock.now());
+        return taken;
+      },
+      unsent: (tokens: number) => limits.take(tokens),
+    };
+  }
 
   it('holds the third request of a two-per-minute window until the first leaves it', async () => {
     const clock = manualClock();
@@ -651,6 +664,25 @@ describe('limits and metrics', () => {
       ['b', 60],
       ['c', 120],
     ]);
+  });
+
+  it('keeps a request taken but not yet sent counted, however long its claim takes', async () => {
+    const clock = virtualClock();
+    const limits = limitsOf(clock, 1, 0);
+    // Taken at 0 s; its ask's claim waits on the database until 75 s, when it goes out.
+    const first = await limits.unsent(0);
+    let second = Number.NaN;
+    await clock.advance(10_000);
+    const waiting = limits.take(0).then(() => {
+      second = clock.now() / 1000;
+    });
+    await clock.advance(75_000);
+    first.requests.sentAt(clock.now());
+    await clock.advance(300_000);
+    await waiting;
+    // One a minute, counted from 75 s: the next goes at 135 s, not at 60 s when the first
+    // reservation was a minute old but not yet sent.
+    assert.equal(second, 135);
   });
 
   /** ChatGPT with these requests and tokens a minute, paced by a manual clock started at `start`. */

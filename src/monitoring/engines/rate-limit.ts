@@ -40,10 +40,15 @@ export interface Reservation {
 
 const NOTHING: Reservation = { settle() {}, sentAt() {} };
 
+// While a taken reservation is not yet sent (its ask's claim is being written), when it leaves
+// the window is unknown: one that blocks is looked at again this often.
+const UNSENT_RECHECK_MS = 1_000;
+
 /** At most `limit` units in any 60 seconds; a limit of 0 means none. */
 class MinuteWindow {
   readonly limit: number;
-  #entries: Array<{ at: number; amount: number }> = [];
+  /** `open`: taken and neither sent nor given back, so it stays counted however long ago it was taken. */
+  #entries: Array<{ at: number; amount: number; open: boolean }> = [];
 
   constructor(limit: number) {
     this.limit = limit;
@@ -52,26 +57,33 @@ class MinuteWindow {
   /** How long from `now` until `amount` fits: 0 when it does now. */
   waitFor(amount: number, now: number): number {
     if (this.limit === 0) return 0;
-    this.#entries = this.#entries.filter((e) => e.at > now - WINDOW_MS);
-    const used = this.#entries.reduce((sum, e) => sum + e.amount, 0);
+    this.#entries = this.#entries.filter((e) => e.open || e.at > now - WINDOW_MS);
+    let used = 0;
+    let leaves = Number.POSITIVE_INFINITY;
+    for (const e of this.#entries) {
+      used += e.amount;
+      leaves = Math.min(leaves, e.open ? now + UNSENT_RECHECK_MS : e.at + WINDOW_MS);
+    }
     // An ask larger than the whole budget still goes, alone, rather than never. Alone: nothing
     // used, since a reservation given back unused (settled to 0) stays in the window.
     if (used + amount <= this.limit || used === 0) return 0;
     // The first to leave: not always the first taken, since a reservation is counted again when sent.
-    return Math.min(...this.#entries.map((e) => e.at)) + WINDOW_MS - now;
+    return leaves - now;
   }
 
   /** Counts `amount` from `now`; only after `waitFor` said 0 at that moment. */
   take(amount: number, now: number): Reservation {
     if (this.limit === 0) return NOTHING;
-    const entry = { at: now, amount };
+    const entry = { at: now, amount, open: true };
     this.#entries.push(entry);
     return {
       settle(actual) {
         entry.amount = actual;
+        entry.open = false;
       },
       sentAt(moment) {
         entry.at = Math.max(entry.at, moment);
+        entry.open = false;
       },
     };
   }
