@@ -433,6 +433,8 @@ for (const [transport, connect] of [
     it('a bad input is refused by the input schema or, past it, as the API refuses it', async () => {
       const schema = await toolError(client, 'brand_overview', { brandId: 'nine' });
       assert.match(schema, /brandId/);
+      // No id has 33 digits: refused before it is read, however long.
+      assert.match(await toolError(client, 'brand_overview', { brandId: '7'.repeat(33) }), /brandId/);
       const api400 = await toolError(client, 'brand_overview', {
         brandId: demo.fixtures.brandId,
         range: 'custom',

@@ -26,10 +26,12 @@ const INSTRUCTIONS =
 
 const id = (what: string) =>
   z
-    .union([z.int().positive(), z.string().regex(/^[0-9]+$/)])
+    // A database id has at most 19 digits; the length bound keeps a megabyte of digits from
+    // being read at all.
+    .union([z.int().positive(), z.string().regex(/^[0-9]{1,32}$/)])
     // As the outputs spell ids: "0009" named brand 9 but was echoed as "0009", and a category
     // id "013" was not found among the brand's "13".
-    .transform((value) => String(BigInt(value)))
+    .transform((value) => String(value).replace(/^0+(?=\d)/, ''))
     .describe(`${what} id: a number, or the string id every output carries (e.g. "9").`);
 
 // The API's report type syntax (src/schemas/reports.ts); src/mcp may not import it.
