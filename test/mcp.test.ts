@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -625,6 +626,29 @@ describe('the rate limit over /mcp', () => {
         assert.match(message, /retry in \d+ s/);
       } finally {
         await client.close();
+      }
+    });
+  });
+
+  it('counts a call of no tool, and an empty batch, as one request each', async () => {
+    await limitedTo(3, async (url, key) => {
+      const post = (body: unknown) =>
+        fetch(new URL('/mcp', url), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const noTool = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool' } };
+      assert.equal((await post(noTool)).status, 200);
+      assert.equal((await post(noTool)).status, 200);
+      assert.equal((await post([])).status, 202);
+      // Three requests of three: the key's next API request is refused, a payment token made up
+      // by the client or none.
+      for (const paid of [undefined, randomUUID()]) {
+        const brands = await fetch(new URL('/api/brands/', url), {
+          headers: { authorization: `Bearer ${key}`, ...(paid ? { 'x-sightline-paid': paid } : {}) },
+        });
+        assert.equal(brands.status, 429);
       }
     });
   });

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyForAuthentication } from '../db/api-keys.ts';
 import type { Db } from '../db/connect.ts';
@@ -33,9 +33,17 @@ export interface Caller {
   keyId: string;
   scopes: readonly Scope[];
   organization: Organization;
-  /** On a `keyOnly` route: counts one request against the key's limit, throwing past it. */
-  charge?: () => Promise<void>;
+  /**
+   * On a `keyOnly` route (MCP): spends `count` requests of the key's limit, throwing past it; the
+   * first `forApi` of them pay for the key's next API requests that carry the returned token in
+   * `PAID_HEADER` (a tool call's, made in-app), which are then not counted again. `end` voids what
+   * is left of it.
+   */
+  pay?: (count: number, forApi: number) => Promise<{ token: string; end: () => void }>;
 }
+
+/** The header an in-app API request carries the token of its prepaid `/mcp` message in. */
+export const PAID_HEADER = 'x-sightline-paid';
 
 export interface GateOptions {
   read: Db;
@@ -97,6 +105,10 @@ export function createGate(options: GateOptions) {
     matched.set(key, presented);
     return true;
   };
+
+  // Tokens of /mcp messages paid for, and how many API requests of their key each still covers.
+  // A token is a random UUID that lives only while its /mcp request is answered.
+  const paid = new Map<string, { keyId: string; left: number }>();
 
   async function spend(bucket: string, reply: FastifyReply, headers: boolean): Promise<void> {
     const decision = await options.rateLimit.hit(bucket, options.rateLimitPerMinute, WINDOW_MS, Date.now());
@@ -163,7 +175,13 @@ export function createGate(options: GateOptions) {
     }
     const caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
     if (access?.keyOnly) {
-      request.caller = { ...caller, charge: () => spend(`key:${key.keyId}`, reply, true) };
+      const pay = async (count: number, forApi: number) => {
+        for (let i = 0; i < count; i++) await spend(`key:${key.keyId}`, reply, true);
+        const token = randomUUID();
+        paid.set(token, { keyId: key.keyId, left: forApi });
+        return { token, end: () => paid.delete(token) };
+      };
+      request.caller = { ...caller, pay };
       return;
     }
     if (access?.scope && !key.scopes.includes(access.scope)) {
@@ -174,7 +192,10 @@ export function createGate(options: GateOptions) {
         `This endpoint requires the ${access.minimumPlan} plan or higher; the organization is on ${key.organization.plan}.`,
       );
     }
-    await spend(`key:${key.keyId}`, reply, true);
+    const token = request.headers[PAID_HEADER];
+    const credit = typeof token === 'string' ? paid.get(token) : undefined;
+    if (credit?.keyId === key.keyId && credit.left > 0) credit.left--;
+    else await spend(`key:${key.keyId}`, reply, true);
     options.lastUse.record(key, now);
     request.caller = caller;
   };

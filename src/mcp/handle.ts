@@ -4,8 +4,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Sightline } from '../../clients/typescript/src/index.ts';
-import { presentedKey } from '../auth/gate.ts';
-import { NotAuthenticated } from '../errors.ts';
+import { PAID_HEADER, presentedKey } from '../auth/gate.ts';
+import { NotAuthenticated, Throttled } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { createMcpServer } from './tools.ts';
 
@@ -39,12 +39,19 @@ function transportAccept(accept: string | undefined): string {
     : accept;
 }
 
-/** A fetch that answers through `app.inject`, as if the outer request's client had sent it. */
-function inAppFetch(app: App, outer: FastifyRequest): typeof fetch {
+/**
+ * A fetch that answers through `app.inject`, as if the outer request's client had sent it, with
+ * the token of the outer request's payment (`Caller.pay`).
+ */
+function inAppFetch(app: App, outer: FastifyRequest, paid: string): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     // The outer request's id, so the access log ties each API request to the MCP call that made it.
-    const headers: Record<string, string> = { ...pick(outer, FORWARDED), 'x-request-id': outer.id };
+    const headers: Record<string, string> = {
+      ...pick(outer, FORWARDED),
+      'x-request-id': outer.id,
+      [PAID_HEADER]: paid,
+    };
     new Headers(init?.headers).forEach((value, name) => {
       headers[name] = value;
     });
@@ -70,19 +77,38 @@ export async function answerMcp(
 ): Promise<FastifyReply> {
   const apiKey = presentedKey(request);
   // The gate admitted the request only with a valid key; without one, fail closed.
-  if (!request.caller?.charge || apiKey === undefined) throw new NotAuthenticated();
-  // A message that calls no tool (initialize, tools/list, ping, a notification) reads no data but
-  // still costs a server and an answer: one request each from the key's minute, so that one key
-  // cannot flood the service with them. A tool call costs the API requests it makes.
+  if (!request.caller?.pay || apiKey === undefined) throw new NotAuthenticated();
+  // Every message costs at least one request of the key's minute, paid before it is read: one
+  // that reads no data (initialize, tools/list, a notification, a call of no tool or with bad
+  // arguments) still costs a server and an answer, and free, one key could flood the service
+  // with them. A tool call's payment covers its first API request, so a tool costs exactly the
+  // requests it makes (a batch's tool calls share their payments). An empty batch is one message.
   const messages = [request.body].flat();
-  for (const message of messages) {
-    if ((message as { method?: unknown } | null)?.method !== 'tools/call') await request.caller.charge();
+  const toolCalls = messages.filter(
+    (m) => (m as { method?: unknown } | null)?.method === 'tools/call',
+  ).length;
+  let payment: { token: string; end: () => void };
+  let fetch: typeof globalThis.fetch;
+  try {
+    payment = await request.caller.pay(Math.max(messages.length, 1), toolCalls);
+    fetch = inAppFetch(app, request, payment.token);
+  } catch (error) {
+    // Past the limit, a lone tool call still ends as its tool error, the API's 429 with its
+    // Retry-After, as its API request would have: the agent reads it as the tool's answer, where
+    // an HTTP 429 is the transport failing. It reads nothing. Anything else is the HTTP 429.
+    if (!(error instanceof Throttled) || messages.length !== 1 || toolCalls !== 1) throw error;
+    payment = { token: '', end: () => {} };
+    fetch = async () =>
+      new Response(JSON.stringify({ detail: error.message }), {
+        status: error.statusCode,
+        headers: { 'content-type': 'application/json', ...error.headers },
+      });
   }
   // 429s reach the agent at once, with their Retry-After, instead of holding this request open.
   const sl = new Sightline({
     apiKey,
     baseUrl: IN_APP,
-    fetch: inAppFetch(app, request),
+    fetch,
     maxRetries: 0,
   });
   const server = createMcpServer(sl);
@@ -102,6 +128,7 @@ export async function answerMcp(
     });
     return reply.send(await response.text());
   } finally {
+    payment.end();
     await server.close();
   }
 }
