@@ -179,13 +179,22 @@ describe('the flattening rule', () => {
   });
 
   it('escapes a formula behind spaces, a line break or an invisible character too', () => {
-    const hidden = [' =1+1', '\n=1+1', '\u00a0+1', '\u200b@SUM(1)', '\ufeff-1', ' plain', '\u200bplain'];
+    const hidden = [
+      ' =1+1',
+      '\n=1+1',
+      '\u00a0+1',
+      '\u200b@SUM(1)',
+      '\ufeff-1',
+      '\u200e\u2066=1',
+      ' plain',
+      '\u200bplain',
+    ];
     assert.equal(
       csvText(
         ['cell'],
         hidden.map((cell) => [cell]),
       ),
-      "cell\r\n' =1+1\r\n\"'\n=1+1\"\r\n'\u00a0+1\r\n'\u200b@SUM(1)\r\n'\ufeff-1\r\n plain\r\n\u200bplain\r\n",
+      "cell\r\n' =1+1\r\n\"'\n=1+1\"\r\n'\u00a0+1\r\n'\u200b@SUM(1)\r\n'\ufeff-1\r\n'\u200e\u2066=1\r\n plain\r\n\u200bplain\r\n",
     );
   });
 });
