@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -152,6 +163,16 @@ describe('reading through the SDK', () => {
     const target = join(dir, 'report.pdf');
     await sl.reports.downloadTo(report.id, target, { pdf: true });
     assert.deepEqual(readFileSync(target), Buffer.from(bytes));
+
+    // Over a private file, and through a link to it: the file keeps its permissions, the link stays.
+    chmodSync(target, 0o600);
+    const link = join(dir, 'latest.pdf');
+    symlinkSync(target, link);
+    writeFileSync(target, 'an older report');
+    await sl.reports.downloadTo(report.id, link, { pdf: true });
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.deepEqual(readFileSync(target), Buffer.from(bytes));
+    assert.equal(statSync(target).mode & 0o777, 0o600);
 
     const pages = sl.reports.list(report.brandId).pages();
     const first = (await pages.next()).value;
@@ -366,19 +387,22 @@ describe('errors through the SDK', () => {
   });
 
   it('follows page links that name a public address with a path of its own, on its base URL', async () => {
-    // Behind a proxy at https://public.example/sightline/, the service's links name that address;
-    // a client on the internal address keeps only the API path and query of each.
-    const proxied = await buildApp(
-      { ...demo.ctx.config, publicBaseUrl: 'https://public.example/sightline' },
-      { databases: demo.ctx.dbs, logger: false },
-    );
-    try {
-      const client = new Sightline({ apiKey: await demo.mint('acme'), baseUrl: await listen(proxied) });
-      const brands = [];
-      for await (const brand of client.brands.list({ page_size: 2, archived: true })) brands.push(brand.id);
-      assert.equal(brands.length, demo.brandIds.acme.length);
-    } finally {
-      await proxied.close();
+    // Behind a proxy at https://public.example/sightline/ (or /api/, a prefix that is also the
+    // API's), the service's links name that address; a client on the internal address keeps only
+    // the API path and query of each.
+    for (const publicBaseUrl of ['https://public.example/sightline', 'https://public.example/api']) {
+      const proxied = await buildApp(
+        { ...demo.ctx.config, publicBaseUrl },
+        { databases: demo.ctx.dbs, logger: false },
+      );
+      try {
+        const client = new Sightline({ apiKey: await demo.mint('acme'), baseUrl: await listen(proxied) });
+        const brands = [];
+        for await (const brand of client.brands.list({ page_size: 2, archived: true })) brands.push(brand.id);
+        assert.equal(brands.length, demo.brandIds.acme.length, publicBaseUrl);
+      } finally {
+        await proxied.close();
+      }
     }
   });
 
@@ -483,6 +507,10 @@ describe('errors through the SDK', () => {
     // Not dates, though Date.parse reads them as days of 2001: unreadable, so the 1 s fallback.
     assert.equal(parseRetryAfter('1.5', now), null);
     assert.equal(parseRetryAfter('-1', now), null);
+    assert.equal(parseRetryAfter('Mon 1', now), null);
+    // HTTP's two obsolete forms, which a recipient must still read.
+    assert.equal(parseRetryAfter('Saturday, 14-Mar-26 05:12:30 GMT', now), 30);
+    assert.equal(parseRetryAfter('Sat Mar 14 05:12:30 2026', now), 30);
   });
 
   it('refuses options that are no count of milliseconds or retries, at once', async () => {
@@ -501,6 +529,8 @@ describe('errors through the SDK', () => {
         });
       }
     }
+    // null is the default, as undefined is.
+    assert.ok(new Sightline({ baseUrl, requestTimeoutMs: null as unknown as number }));
     // A pause of 0 between polls would poll as fast as the service answers.
     await assert.rejects(sl.runs.waitUntilDone(demo.fixtures.runId, { intervalMs: 0 }), {
       name: 'TypeError',
@@ -526,6 +556,10 @@ describe('errors through the SDK', () => {
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' });
+      if (request.url?.startsWith('/api/runs/')) {
+        response.end(JSON.stringify({ responses: [{ id: '1' }], responsesNext: '/api/runs/1/?page=2' }));
+        return;
+      }
       response.end(JSON.stringify({ count: 9, next, previous: null, results: [{ id: '1' }] }));
     });
     looping.listen(0, '127.0.0.1');
@@ -549,6 +583,14 @@ describe('errors through the SDK', () => {
       // The first page, then page 2 once: the second time it is named, the walk stops.
       assert.equal(read.length, 2);
       await assert.rejects(client.brands.list().csv(), SightlineConnectionError);
+      const rows = [];
+      await assert.rejects(
+        (async () => {
+          for await (const row of client.runs.responses(1)) rows.push(row);
+        })(),
+        SightlineConnectionError,
+      );
+      assert.equal(rows.length, 2);
     } finally {
       looping.close();
     }

@@ -35,13 +35,23 @@ const env = (name: string): string | undefined =>
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+// RFC 9110 §5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must read.
+const HTTP_DATE = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+const ASCTIME = 2;
+
 /** Retry-After in seconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null || value.trim() === '') return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  // An HTTP date names its weekday or month in letters; `1.5` or `-1` would parse as a date in 2001.
-  if (!/[a-z]{3}/i.test(value)) return null;
-  const date = Date.parse(value);
+  // Only HTTP's three date forms: `1.5`, `-1` or `Mon 1` would parse as a date in 2001.
+  const form = HTTP_DATE.findIndex((pattern) => pattern.test(value.trim()));
+  if (form < 0) return null;
+  // asctime names no zone, and Date.parse would read it in the machine's: it is GMT.
+  const date = Date.parse(form === ASCTIME ? `${value.trim()} GMT` : value);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
@@ -51,11 +61,12 @@ const LONGEST_TIMER_MS = 2_147_483_647;
 /** `value` when it is a whole number from `least` to the longest timer, else a TypeError naming `name`. */
 export function wholeOption(
   name: string,
-  value: number | undefined,
+  // null as undefined: plain JavaScript callers pass it for "the default".
+  value: number | null | undefined,
   fallback: number,
   least: number,
 ): number {
-  if (value === undefined) return fallback;
+  if (value === undefined || value === null) return fallback;
   if (!Number.isInteger(value) || value < least || value > LONGEST_TIMER_MS) {
     throw new TypeError(
       `Sightline: ${name} must be a whole number from ${least} to ${LONGEST_TIMER_MS}, not ${value}.`,
@@ -176,7 +187,8 @@ export class Transport {
     if (/^https?:\/\//i.test(link)) {
       const url = new URL(link);
       if (url.origin === this.baseUrl.origin) return url;
-      const api = url.pathname.indexOf('/api/');
+      // The last `/api/`: a public prefix may hold one too (`https://example.com/api/api/brands/`).
+      const api = url.pathname.lastIndexOf('/api/');
       return new URL(`.${api > 0 ? url.pathname.slice(api) : url.pathname}${url.search}`, this.baseUrl);
     }
     return new URL(`.${link.startsWith('/') ? link : `/${link}`}`, this.baseUrl);

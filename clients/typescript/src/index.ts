@@ -2,7 +2,15 @@
 // the OpenAPI document (schema.ts). Lists are Pagers (iterate items, fetch one page, or `csv()`);
 // the run's responses are walked through `responsesNext`. Analytics, score history and category
 // deltas answer CSV text when called with `format: 'csv'`.
-import { type ClientOptions, Pager, poll, Transport, type WaitOptions, whileReading } from './http.ts';
+import {
+  type ClientOptions,
+  notSeen,
+  Pager,
+  poll,
+  Transport,
+  type WaitOptions,
+  whileReading,
+} from './http.ts';
 import type { components, operations } from './schema.ts';
 
 export * from './errors.ts';
@@ -184,7 +192,9 @@ export class Runs extends Resource {
   ): AsyncGenerator<LightResponse, void, undefined> {
     let run = await this.get(id, params);
     yield* run.responses;
+    const seen = new Set<string>();
     while (run.responsesNext !== null) {
+      notSeen(seen, run.responsesNext, this.t.baseUrl);
       run = await this.t.json<RunDetail>(run.responsesNext);
       yield* run.responses;
     }
@@ -262,14 +272,24 @@ export class Reports extends Resource {
     options: { pdf?: boolean } = {},
   ): Promise<Pick<ReportFile, 'contentType' | 'filename'>> {
     const file = await this.download(id, options);
-    const { rename, rm, writeFile } = await import('node:fs/promises');
-    // Written beside `path` and renamed over it once whole: a connection lost mid-way leaves no
+    const { realpath, rename, rm, stat, writeFile } = await import('node:fs/promises');
+    const { dirname, join } = await import('node:path');
+    // Written beside the file and renamed over it once whole: a connection lost mid-way leaves no
     // cut-off file where a complete one is expected, and an earlier file there stays as it was.
-    const partial = `${path}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.part`;
+    // Through a symbolic link to the file it names, with the permissions of a file already there
+    // (a report kept private stays so), under a short name whatever the target's.
+    const target = await realpath(path).catch(() => path);
+    const mode = await stat(target).then(
+      (found) => found.mode & 0o777,
+      () => undefined,
+    );
+    const partial = join(dirname(target), `.sightline-${Math.random().toString(36).slice(2, 10)}.part`);
     try {
-      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body));
-      await rename(partial, path);
+      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body), { mode });
+      await rename(partial, target);
     } catch (error) {
+      // A file that could not be opened never read the body: let the connection go.
+      await file.body.cancel().catch(() => undefined);
       await rm(partial, { force: true });
       throw error;
     }
