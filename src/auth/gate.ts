@@ -22,9 +22,9 @@ export interface RouteAccess {
   /** Outside the keyed API entirely: documentation, health. */
   public?: boolean;
   /**
-   * Authenticated like the keyed API (401, then the add-on's 403) but neither scoped, limited to
-   * GET nor counted by the gate: the MCP endpoint, whose tools make ordinary API requests that
-   * are, and which counts the rest itself (`Caller.charge`).
+   * Authenticated and counted like the keyed API (401, then the add-on's 403, then the limit) but
+   * neither scoped nor limited to GET: the MCP endpoint, which counts the rest of a request's
+   * messages itself (`Caller.pay`), and whose tools make ordinary API requests.
    */
   keyOnly?: boolean;
 }
@@ -34,10 +34,10 @@ export interface Caller {
   scopes: readonly Scope[];
   organization: Organization;
   /**
-   * On a `keyOnly` route (MCP): spends `count` requests of the key's limit, throwing past it; the
-   * first `forApi` of them pay for the key's next API requests that carry the returned token in
-   * `PAID_HEADER` (a tool call's, made in-app), which are then not counted again. `end` voids what
-   * is left of it.
+   * On a `keyOnly` route (MCP), whose request the gate counted once: spends `count` requests more
+   * of the key's limit, throwing past it; `forApi` of the request's requests pay for the key's
+   * next API requests that carry the returned token in `PAID_HEADER` (a tool call's, made
+   * in-app), which are then not counted again. `end` voids what is left of it.
    */
   pay?: (count: number, forApi: number) => Promise<{ token: string; end: () => void }>;
 }
@@ -175,6 +175,8 @@ export function createGate(options: GateOptions) {
     }
     const caller = { keyId: key.keyId, scopes: key.scopes, organization: key.organization };
     if (access?.keyOnly) {
+      // Counted before its body is read: a body that is no JSON, or a GET, is a request too.
+      await spend(`key:${key.keyId}`, reply, true);
       const pay = async (count: number, forApi: number) => {
         for (let i = 0; i < count; i++) await spend(`key:${key.keyId}`, reply, true);
         const token = randomUUID();

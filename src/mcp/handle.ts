@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Sightline } from '../../clients/typescript/src/index.ts';
 import { PAID_HEADER, presentedKey } from '../auth/gate.ts';
-import { NotAuthenticated, Throttled } from '../errors.ts';
+import { NotAuthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { createMcpServer } from './tools.ts';
 
@@ -69,6 +69,9 @@ function inAppFetch(app: App, outer: FastifyRequest, paid: string): typeof fetch
   };
 }
 
+const cancels = (message: unknown) =>
+  (message as { method?: unknown } | null)?.method === 'notifications/cancelled';
+
 /** Answers one JSON-RPC POST: a fresh server and transport, reading through the SDK in-app. */
 export async function answerMcp(
   app: App,
@@ -78,37 +81,22 @@ export async function answerMcp(
   const apiKey = presentedKey(request);
   // The gate admitted the request only with a valid key; without one, fail closed.
   if (!request.caller?.pay || apiKey === undefined) throw new NotAuthenticated();
-  // Every message costs at least one request of the key's minute, paid before it is read: one
-  // that reads no data (initialize, tools/list, a notification, a call of no tool or with bad
-  // arguments) still costs a server and an answer, and free, one key could flood the service
-  // with them. A tool call's payment covers its first API request, so a tool costs exactly the
-  // requests it makes (a batch's tool calls share their payments). An empty batch is one message.
+  // Every message costs at least one request of the key's minute, paid before it is read (the
+  // gate paid the first): one that reads no data (initialize, tools/list, a notification, a call
+  // of no tool or with bad arguments) still costs a server and an answer, and free, one key could
+  // flood the service with them. A tool call's payment covers its first API request, so a tool
+  // costs exactly the requests it makes (a batch's tool calls share their payments). Past the
+  // limit the POST is the API's 429. An empty batch is one message.
   const messages = [request.body].flat();
   const toolCalls = messages.filter(
     (m) => (m as { method?: unknown } | null)?.method === 'tools/call',
   ).length;
-  let payment: { token: string; end: () => void };
-  let fetch: typeof globalThis.fetch;
-  try {
-    payment = await request.caller.pay(Math.max(messages.length, 1), toolCalls);
-    fetch = inAppFetch(app, request, payment.token);
-  } catch (error) {
-    // Past the limit, a lone tool call still ends as its tool error, the API's 429 with its
-    // Retry-After, as its API request would have: the agent reads it as the tool's answer, where
-    // an HTTP 429 is the transport failing. It reads nothing. Anything else is the HTTP 429.
-    if (!(error instanceof Throttled) || messages.length !== 1 || toolCalls !== 1) throw error;
-    payment = { token: '', end: () => {} };
-    fetch = async () =>
-      new Response(JSON.stringify({ detail: error.message }), {
-        status: error.statusCode,
-        headers: { 'content-type': 'application/json', ...error.headers },
-      });
-  }
+  const payment = await request.caller.pay(Math.max(messages.length, 1) - 1, toolCalls);
   // 429s reach the agent at once, with their Retry-After, instead of holding this request open.
   const sl = new Sightline({
     apiKey,
     baseUrl: IN_APP,
-    fetch,
+    fetch: inAppFetch(app, request, payment.token),
     maxRetries: 0,
   });
   const server = createMcpServer(sl);
@@ -120,7 +108,9 @@ export async function answerMcp(
         method: 'POST',
         headers: { ...pick(request, TRANSPORT_HEADERS), accept: transportAccept(request.headers.accept) },
       }),
-      { parsedBody: request.body },
+      // A request cancelled in its own batch is never answered, and the stateless transport then
+      // waited for its answer for good: nothing lives past one POST to be cancelled.
+      { parsedBody: Array.isArray(request.body) ? request.body.filter((m) => !cancels(m)) : request.body },
     );
     reply.code(response.status);
     response.headers.forEach((value, name) => {
