@@ -186,6 +186,7 @@ describe('the flattening rule', () => {
       '\u200b@SUM(1)',
       '\ufeff-1',
       '\u200e\u2066=1',
+      '\u061c=1',
       ' plain',
       '\u200bplain',
     ];
@@ -194,7 +195,7 @@ describe('the flattening rule', () => {
         ['cell'],
         hidden.map((cell) => [cell]),
       ),
-      "cell\r\n' =1+1\r\n\"'\n=1+1\"\r\n'\u00a0+1\r\n'\u200b@SUM(1)\r\n'\ufeff-1\r\n'\u200e\u2066=1\r\n plain\r\n\u200bplain\r\n",
+      "cell\r\n' =1+1\r\n\"'\n=1+1\"\r\n'\u00a0+1\r\n'\u200b@SUM(1)\r\n'\ufeff-1\r\n'\u200e\u2066=1\r\n'\u061c=1\r\n plain\r\n\u200bplain\r\n",
     );
   });
 });

@@ -173,6 +173,22 @@ describe('reading through the SDK', () => {
     assert.ok(lstatSync(link).isSymbolicLink());
     assert.deepEqual(readFileSync(target), Buffer.from(bytes));
     assert.equal(statSync(target).mode & 0o777, 0o600);
+    // A group-writable file stays so (a mode given at creation passes through the umask).
+    chmodSync(target, 0o664);
+    await sl.reports.downloadTo(report.id, target, { pdf: true });
+    assert.equal(statSync(target).mode & 0o777, 0o664);
+    // A link to a file not yet there: the file is made where it points, the link stays.
+    const pending = join(dir, 'pending.pdf');
+    const toPending = join(dir, 'to-pending.pdf');
+    symlinkSync(pending, toPending);
+    await sl.reports.downloadTo(report.id, toPending, { pdf: true });
+    assert.ok(lstatSync(toPending).isSymbolicLink());
+    assert.deepEqual(readFileSync(pending), Buffer.from(bytes));
+    // A directory is refused before anything is read.
+    await assert.rejects(sl.reports.downloadTo(report.id, dir, { pdf: true }), {
+      name: 'TypeError',
+      message: `Sightline: ${dir} is a directory, not a file to write.`,
+    });
 
     const pages = sl.reports.list(report.brandId).pages();
     const first = (await pages.next()).value;

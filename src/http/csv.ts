@@ -154,10 +154,10 @@ export function csvText(header: readonly string[], records: readonly Cell[][]): 
 }
 
 // What a spreadsheet may skip before a formula's sign: spaces, line breaks, and characters that
-// show nothing (soft hyphen, zero-width and direction marks, bidi embeddings and isolates, word
+// show nothing (soft hyphen, zero-width and direction marks, Arabic letter mark, bidi embeddings and isolates, word
 // joiner and invisible operators, byte-order mark).
 const HIDDEN_FORMULA =
-  /^[\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+  /^[\s\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+[=+\-@\uff1d\uff0b\uff0d\uff20]/;
 
 /** The library's escape looks at the first character only; a formula behind blanks gets it too. */
 function hideFormula(value: string): string {

@@ -271,21 +271,31 @@ export class Reports extends Resource {
     path: string,
     options: { pdf?: boolean } = {},
   ): Promise<Pick<ReportFile, 'contentType' | 'filename'>> {
-    const file = await this.download(id, options);
-    const { realpath, rename, rm, stat, writeFile } = await import('node:fs/promises');
-    const { dirname, join } = await import('node:path');
+    const { chmod, readlink, realpath, rename, rm, stat, writeFile } = await import('node:fs/promises');
+    const { dirname, join, resolve } = await import('node:path');
     // Written beside the file and renamed over it once whole: a connection lost mid-way leaves no
     // cut-off file where a complete one is expected, and an earlier file there stays as it was.
-    // Through a symbolic link to the file it names, with the permissions of a file already there
-    // (a report kept private stays so), under a short name whatever the target's.
-    const target = await realpath(path).catch(() => path);
-    const mode = await stat(target).then(
-      (found) => found.mode & 0o777,
-      () => undefined,
+    // Through a symbolic link to the file it names (a link whose file is not there yet names
+    // where it is to be), with the permissions of a file already there (a report kept private
+    // stays so), under a short name whatever the target's.
+    const target = await realpath(path).catch(() =>
+      readlink(path).then(
+        (to) => resolve(dirname(path), to),
+        () => path,
+      ),
     );
+    const existing = await stat(target).catch(() => undefined);
+    // Refused before asking, not after the whole body was written beside it.
+    if (existing?.isDirectory()) {
+      throw new TypeError(`Sightline: ${path} is a directory, not a file to write.`);
+    }
+    const mode = existing && existing.mode & 0o777;
+    const file = await this.download(id, options);
     const partial = join(dirname(target), `.sightline-${Math.random().toString(36).slice(2, 10)}.part`);
     try {
-      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body), { mode });
+      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body));
+      // Set after writing: a mode given to writeFile passes through the umask (0664 became 0644).
+      if (mode !== undefined) await chmod(partial, mode);
       await rename(partial, target);
     } catch (error) {
       // A file that could not be opened never read the body: let the connection go.
