@@ -562,6 +562,29 @@ describe('errors through the SDK', () => {
     }
   });
 
+  it('joins CSV pages whose lines end in LF alone, one header row', async () => {
+    // Two pages, as a proxy that rewrote CRLF to LF would pass them on.
+    const pages = createServer((request, response) => {
+      const second = request.url?.includes('page=2');
+      response.writeHead(200, {
+        'content-type': 'text/csv',
+        ...(second ? {} : { link: '</api/brands/?page=2&format=csv>; rel="next"' }),
+      });
+      response.end(second ? 'id,name\n2,b\n' : 'id,name\n1,a\n');
+    });
+    pages.listen(0, '127.0.0.1');
+    await once(pages, 'listening');
+    try {
+      const client = new Sightline({
+        apiKey: demo.keys.acme,
+        baseUrl: `http://127.0.0.1:${(pages.address() as AddressInfo).port}`,
+      });
+      assert.equal(await client.brands.list().csv(), 'id,name\n1,a\n2,b\n');
+    } finally {
+      pages.close();
+    }
+  });
+
   it('stops at a page that links back to one already read', async () => {
     // Every page of this stand-in says the same page comes next.
     const looping = createServer((request, response) => {

@@ -174,7 +174,9 @@ export class Transport {
       notSeen(seen, next, this.baseUrl);
       response = await this.send(next, {}, 'text/csv');
       const page = await whileReading(this.#resolve(next), () => response.text());
-      text += page.slice(page.indexOf('\r\n') + 2);
+      // The header line dropped, whichever line end it has (a proxy may rewrite CRLF to LF).
+      const header = /\r?\n/.exec(page);
+      text += header ? page.slice(header.index + header[0].length) : '';
     }
     return text;
   }
