@@ -386,6 +386,36 @@ describe('errors through the SDK', () => {
     }
   });
 
+  it('a body that stops coming is a SightlineConnectionError, not a five-minute wait', async () => {
+    // Headers and half a body, then nothing, the connection kept open.
+    const stalling = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"id":"9","na');
+    });
+    stalling.listen(0, '127.0.0.1');
+    await once(stalling, 'listening');
+    try {
+      const client = new Sightline({
+        apiKey: demo.keys.acme,
+        baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+        requestTimeoutMs: 300,
+      });
+      for (const read of [
+        () => client.brands.get(9),
+        () => client.reports.download(1).then((f) => f.bytes()),
+      ]) {
+        await assert.rejects(read(), (error) => {
+          assert.ok(error instanceof SightlineConnectionError);
+          assert.equal(error.reason, 'the answer stopped for 300 ms');
+          return true;
+        });
+      }
+    } finally {
+      stalling.closeAllConnections();
+      stalling.close();
+    }
+  });
+
   it('refuses a key with characters no key has, at once', () => {
     for (const apiKey of ['sl_live_abc…', 'sl_live_ abc', '"sl_live_abc"'.replace(/"/g, '\u201c')]) {
       assert.throws(() => new Sightline({ apiKey, baseUrl }), {

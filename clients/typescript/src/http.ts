@@ -23,8 +23,8 @@ export interface ClientOptions {
   /**
    * How long a request waits for the answer to begin (its status and headers) before it is given up
    * as a `SightlineConnectionError` (default 120 000, past the service's own query cap): a service
-   * that accepts the connection and never answers would otherwise hang forever. A body being
-   * received (a large download) is not cut short.
+   * that accepts the connection and never answers would otherwise hang forever. A body that stops
+   * coming for as long is given up too; one that keeps coming (a large download) is not cut short.
    */
   requestTimeoutMs?: number;
 }
@@ -146,10 +146,47 @@ export class Transport {
     }
   }
 
+  /**
+   * A body's chunks, each within `requestTimeoutMs` of the one before: a body that stops coming is
+   * a SightlineConnectionError (fetch itself waited 300 s), and a long download that keeps coming
+   * is never cut short.
+   */
+  async *chunks(url: URL, body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+    if (body === null) return;
+    const reader = body.getReader();
+    const idleMs = this.#requestTimeoutMs;
+    try {
+      for (;;) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the answer stopped for ${idleMs} ms`)), idleMs);
+        });
+        const next = await whileReading(url, () => Promise.race([reader.read(), stalled])).finally(() =>
+          clearTimeout(timer),
+        );
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // Lets the connection go when the body is left unread (stalled, or the reader stopped).
+      await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  }
+
+  /** A body as text (UTF-8), read through `chunks`. */
+  async text(url: URL, response: Response): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of this.chunks(url, response.body))
+      text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
+  }
+
   /** A JSON answer; a 2xx that is not JSON (a proxy's login page, another service) is a connection error. */
   async json<T>(path: string, query?: Query): Promise<T> {
     const response = await this.send(path, query);
-    const text = await whileReading(this.url(path, query), () => response.text());
+    const text = await this.text(this.url(path, query), response);
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -168,12 +205,12 @@ export class Transport {
    */
   async csv(path: string, query: Query = {}): Promise<string> {
     let response = await this.send(path, { ...query, format: 'csv' }, 'text/csv');
-    let text = await whileReading(this.url(path, query), () => response.text());
+    let text = await this.text(this.url(path, query), response);
     const seen = new Set<string>();
     for (let next = nextLink(response); next !== null; next = nextLink(response)) {
       notSeen(seen, next, this.baseUrl);
       response = await this.send(next, {}, 'text/csv');
-      const page = await whileReading(this.#resolve(next), () => response.text());
+      const page = await this.text(this.#resolve(next), response);
       // The header line dropped, whichever line end it has (a proxy may rewrite CRLF to LF).
       const header = /\r?\n/.exec(page);
       text += header ? page.slice(header.index + header[0].length) : '';

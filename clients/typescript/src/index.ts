@@ -2,15 +2,7 @@
 // the OpenAPI document (schema.ts). Lists are Pagers (iterate items, fetch one page, or `csv()`);
 // the run's responses are walked through `responsesNext`. Analytics, score history and category
 // deltas answer CSV text when called with `format: 'csv'`.
-import {
-  type ClientOptions,
-  notSeen,
-  Pager,
-  poll,
-  Transport,
-  type WaitOptions,
-  whileReading,
-} from './http.ts';
+import { type ClientOptions, notSeen, Pager, poll, Transport, type WaitOptions } from './http.ts';
 import type { components, operations } from './schema.ts';
 
 export * from './errors.ts';
@@ -262,7 +254,17 @@ export class Reports extends Resource {
       contentType: response.headers.get('content-type') ?? 'application/octet-stream',
       filename: filenameOf(disposition),
       body,
-      bytes: async () => new Uint8Array(await whileReading(this.t.url(path), () => response.arrayBuffer())),
+      bytes: async () => {
+        const chunks = [];
+        for await (const chunk of this.t.chunks(this.t.url(path), body)) chunks.push(chunk);
+        const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+        let at = 0;
+        for (const chunk of chunks) {
+          bytes.set(chunk, at);
+          at += chunk.length;
+        }
+        return bytes;
+      },
     };
   }
   /** Node only: streams the file to `path` (node:fs is imported here, so the rest stays fetch-only). */
@@ -293,7 +295,7 @@ export class Reports extends Resource {
     const file = await this.download(id, options);
     const partial = join(dirname(target), `.sightline-${Math.random().toString(36).slice(2, 10)}.part`);
     try {
-      await writeFile(partial, chunksOf(this.t.url(downloadPath(id, options)), file.body));
+      await writeFile(partial, this.t.chunks(this.t.url(downloadPath(id, options)), file.body));
       // Set after writing: a mode given to writeFile passes through the umask (0664 became 0644).
       if (mode !== undefined) await chmod(partial, mode);
       await rename(partial, target);
@@ -309,20 +311,6 @@ export class Reports extends Resource {
 
 const downloadPath = (id: Id, options: { pdf?: boolean }) =>
   `/api/reports/${seg(id)}/${options.pdf ? 'download.pdf' : 'download/'}`;
-
-/** A body's chunks, a connection lost while they come being a SightlineConnectionError. */
-async function* chunksOf(url: URL, body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await whileReading(url, () => reader.read());
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
 
 /** RFC 6266: `filename*` (UTF-8, percent-encoded) when present and well formed, else `filename`. */
 function filenameOf(disposition: string): string | null {
