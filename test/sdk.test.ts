@@ -159,6 +159,8 @@ describe('reading through the SDK', () => {
     assert.match(file.filename ?? '', /\.pdf$/);
     const bytes = await file.bytes();
     assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), '%PDF');
+    // Once: a second read found the stream spent and gave an empty file.
+    await assert.rejects(file.bytes(), { name: 'TypeError' });
 
     const target = join(dir, 'report.pdf');
     await sl.reports.downloadTo(report.id, target, { pdf: true });
@@ -387,9 +389,10 @@ describe('errors through the SDK', () => {
   });
 
   it('a body that stops coming is a SightlineConnectionError, not a five-minute wait', async () => {
-    // Headers and half a body, then nothing, the connection kept open.
-    const stalling = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
+    // Headers and half a body, then nothing, the connection kept open; an error answer's body
+    // too (a 500 for a run's status).
+    const stalling = createServer((request, response) => {
+      response.writeHead(request.url?.includes('/runs/') ? 500 : 200, { 'content-type': 'application/json' });
       response.write('{"id":"9","na');
     });
     stalling.listen(0, '127.0.0.1');
@@ -400,16 +403,28 @@ describe('errors through the SDK', () => {
         baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
         requestTimeoutMs: 300,
       });
-      for (const read of [
+      const reads = [
         () => client.brands.get(9),
+        () => client.runs.status(5),
         () => client.reports.download(1).then((f) => f.bytes()),
-      ]) {
+      ];
+      for (const read of reads) {
         await assert.rejects(read(), (error) => {
           assert.ok(error instanceof SightlineConnectionError);
           assert.equal(error.reason, 'the answer stopped for 300 ms');
           return true;
         });
       }
+      // A private file's download is never readable by others while it comes.
+      const target = join(dir, 'private.pdf');
+      writeFileSync(target, 'an older report', { mode: 0o600 });
+      const downloading = assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const partial = readdirSync(dir).find((name) => name.endsWith('.part'));
+      assert.ok(partial, 'the download is under way beside the file');
+      assert.equal(statSync(join(dir, partial)).mode & 0o777, 0o600);
+      await downloading;
+      assert.equal(readFileSync(target, 'utf8'), 'an older report');
     } finally {
       stalling.closeAllConnections();
       stalling.close();

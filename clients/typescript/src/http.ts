@@ -135,7 +135,7 @@ export class Transport {
         })
         .finally(() => clearTimeout(timer));
       if (response.ok) return response;
-      const body = await readBody(response);
+      const body = parsedOrText(await this.text(url, response));
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const waitMs = (retryAfter ?? 1) * 1000;
       if (RETRIED.has(response.status) && attempt < this.#maxRetries && waitMs <= this.#maxRetryDelayMs) {
@@ -260,8 +260,8 @@ function nextLink(response: Response): string | null {
   return /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** An error answer's body: its JSON, or the text when it is none (a proxy's page). */
+function parsedOrText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

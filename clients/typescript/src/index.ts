@@ -249,12 +249,16 @@ export class Reports extends Resource {
     const response = await this.t.send(path);
     const body = response.body;
     if (body === null) throw new TypeError(`report ${id}: the download has no body`);
+    let read = false;
     const disposition = response.headers.get('content-disposition') ?? '';
     return {
       contentType: response.headers.get('content-type') ?? 'application/octet-stream',
       filename: filenameOf(disposition),
       body,
       bytes: async () => {
+        // Read once: a second read found the stream closed and returned an empty file.
+        if (body.locked || read) throw new TypeError(`report ${id}: the download was read already`);
+        read = true;
         const chunks = [];
         for await (const chunk of this.t.chunks(this.t.url(path), body)) chunks.push(chunk);
         const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
@@ -295,8 +299,11 @@ export class Reports extends Resource {
     const file = await this.download(id, options);
     const partial = join(dirname(target), `.sightline-${Math.random().toString(36).slice(2, 10)}.part`);
     try {
-      await writeFile(partial, this.t.chunks(this.t.url(downloadPath(id, options)), file.body));
-      // Set after writing: a mode given to writeFile passes through the umask (0664 became 0644).
+      // Created no wider than the file it replaces (a private report is never readable by others
+      // while it comes), then set exactly: a mode given at creation passes through the umask.
+      await writeFile(partial, this.t.chunks(this.t.url(downloadPath(id, options)), file.body), {
+        mode: mode ?? 0o666,
+      });
       if (mode !== undefined) await chmod(partial, mode);
       await rename(partial, target);
     } catch (error) {
