@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { RouteAccess } from '../auth/gate.ts';
 import { type CsvRows, csvMedia } from './csv.ts';
+import { CACHE_CONTROL } from './errors.ts';
 
 // @fastify/swagger hoists the named schemas (those with an $id, src/schemas) nested in a route's
 // schemas into components, but writes a route's own top-level body schema inline. These two hooks
@@ -55,7 +56,7 @@ const HEADERS: Record<string, Json> = {
     true,
   ),
   'Cache-Control': text(
-    '`private, no-store`: answers are one organization’s, never kept by a shared cache.',
+    `\`${CACHE_CONTROL}\`: answers are one organization’s, never kept by a shared cache.`,
     true,
   ),
   'RateLimit-Policy': text('The key’s limit: `"default";q={requests};w=60`.'),

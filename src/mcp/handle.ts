@@ -69,8 +69,8 @@ function inAppFetch(app: App, outer: FastifyRequest, paid: string): typeof fetch
   };
 }
 
-const cancels = (message: unknown) =>
-  (message as { method?: unknown } | null)?.method === 'notifications/cancelled';
+/** A JSON-RPC message's method, as sent (the body is not checked yet). */
+const methodOf = (message: unknown) => (message as { method?: unknown } | null)?.method;
 
 /** Answers one JSON-RPC POST: a fresh server and transport, reading through the SDK in-app. */
 export async function answerMcp(
@@ -88,9 +88,7 @@ export async function answerMcp(
   // costs exactly the requests it makes (a batch's tool calls share their payments). Past the
   // limit the POST is the API's 429. An empty batch is one message.
   const messages = [request.body].flat();
-  const toolCalls = messages.filter(
-    (m) => (m as { method?: unknown } | null)?.method === 'tools/call',
-  ).length;
+  const toolCalls = messages.filter((m) => methodOf(m) === 'tools/call').length;
   const payment = await request.caller.pay(Math.max(messages.length, 1) - 1, toolCalls);
   // 429s reach the agent at once, with their Retry-After, instead of holding this request open.
   const sl = new Sightline({
@@ -110,7 +108,11 @@ export async function answerMcp(
       }),
       // A request cancelled in its own batch is never answered, and the stateless transport then
       // waited for its answer for good: nothing lives past one POST to be cancelled.
-      { parsedBody: Array.isArray(request.body) ? request.body.filter((m) => !cancels(m)) : request.body },
+      {
+        parsedBody: Array.isArray(request.body)
+          ? request.body.filter((m) => methodOf(m) !== 'notifications/cancelled')
+          : request.body,
+      },
     );
     reply.code(response.status);
     response.headers.forEach((value, name) => {

@@ -59,7 +59,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 const LONGEST_TIMER_MS = 2_147_483_647;
 
 /** `value` when it is a whole number from `least` to the longest timer, else a TypeError naming `name`. */
-export function wholeOption(
+function wholeOption(
   name: string,
   // null as undefined: plain JavaScript callers pass it for "the default".
   value: number | null | undefined,
@@ -238,7 +238,7 @@ export class Transport {
  * Reads an answer's body: a connection lost after the status came (`TypeError: terminated`) is a
  * SightlineConnectionError like one lost before it, not a TypeError of fetch's own.
  */
-export async function whileReading<T>(url: URL, read: () => Promise<T>): Promise<T> {
+async function whileReading<T>(url: URL, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
