@@ -119,6 +119,9 @@ export function dateTime(instant: string, timeZone: string): string {
   return `${date(instant, timeZone)}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
+/** The last moment before a custom window's end: it ends at 24:00 of its last day, the next day's date. */
+export const lastMomentOf = (end: string) => new Date(Date.parse(end) - 1).toISOString();
+
 const PRESETS: Record<string, string> = { '7d': 'Last 7 days', '30d': 'Last 30 days', '90d': 'Last 90 days' };
 
 /**
@@ -126,8 +129,7 @@ const PRESETS: Record<string, string> = { '7d': 'Last 7 days', '30d': 'Last 30 d
  * zone. A rolling window ends at the moment of generation, so its last day is the day of `end`.
  */
 export function windowLabel(window: { range: string; start: string; end: string }, timeZone: string): string {
-  // A custom window ends at 24:00 of its last day, which is already the next day's date.
-  const end = window.range === 'custom' ? new Date(Date.parse(window.end) - 1).toISOString() : window.end;
+  const end = window.range === 'custom' ? lastMomentOf(window.end) : window.end;
   const span = `${date(window.start, timeZone)} – ${date(end, timeZone)}`;
   if (window.range === 'all') return `All time · ${span}`;
   const preset = PRESETS[window.range];

@@ -491,7 +491,7 @@ export function recommendationBlocks(data: ReportData, limit: number, evidence: 
             kind: 'paragraph',
             text:
               `As they stood on ${f.date(asOf, timeZone)}, when this report was made; this window closed on ` +
-              `${f.date(new Date(Date.parse(end) - 1).toISOString(), timeZone)}.`,
+              `${f.date(f.lastMomentOf(end), timeZone)}.`,
             muted: true,
           },
         ]
