@@ -12,7 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,22 @@ async function rejection(promise: Promise<unknown>): Promise<SightlineError> {
   );
   assert.ok(error instanceof SightlineError, String(error));
   return error;
+}
+
+/** A stand-in for the service answering with `handler`, and a client on it; closed after `use`. */
+async function withStandIn(
+  handler: RequestListener,
+  use: (client: Sightline, base: string) => Promise<void>,
+): Promise<void> {
+  const server = createServer(handler);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await use(new Sightline({ apiKey: 'sl_live_any', baseUrl: base }), base);
+  } finally {
+    server.close();
+  }
 }
 
 describe('schema.ts', () => {
@@ -205,32 +221,39 @@ describe('reading through the SDK', () => {
       `attachment; filename="cafe-in_depth_report-2026-03-01.pdf"; filename*=UTF-8''caf%C3%A9-in_depth_report-2026-03-01.pdf`,
       'attachment; filename="acme-in_depth_report-2026-03-01.pdf"',
       `attachment; filename="brand-in_depth_report-2026-03-01.pdf"; filename*=UTF-8''%E6%A0%AA%ZZ.pdf`,
+      `attachment; filename="../../evil.pdf"`,
+      `attachment; filename="a.pdf"; filename*=UTF-8''..%2F..%2Fx.pdf`,
+      `attachment; filename="C:\\Users\\report.pdf"`,
+      `attachment; filename=".."`,
+      `attachment; filename*=UTF-8''sub%2F`,
+      `attachment; filename="plain.pdf"; filename*=UTF-8''sub%2F`,
     ];
     let next = 0;
-    const stand = createServer((_request, response) => {
-      response.writeHead(200, {
-        'content-type': 'application/pdf',
-        'content-disposition': dispositions[next++],
-      });
-      response.end('%PDF-1.4\n');
-    });
-    stand.listen(0, '127.0.0.1');
-    await once(stand, 'listening');
-    try {
-      const client = new Sightline({
-        apiKey: 'sl_live_any',
-        baseUrl: `http://127.0.0.1:${(stand.address() as AddressInfo).port}`,
-      });
-      const names = [];
-      for (const _ of dispositions) names.push((await client.reports.download(1)).filename);
-      assert.deepEqual(names, [
-        'café-in_depth_report-2026-03-01.pdf',
-        'acme-in_depth_report-2026-03-01.pdf',
-        'brand-in_depth_report-2026-03-01.pdf',
-      ]);
-    } finally {
-      stand.close();
-    }
+    await withStandIn(
+      (_request, response) => {
+        response.writeHead(200, {
+          'content-type': 'application/pdf',
+          'content-disposition': dispositions[next++],
+        });
+        response.end('%PDF-1.4\n');
+      },
+      async (client) => {
+        const names = [];
+        for (const _ of dispositions) names.push((await client.reports.download(1)).filename);
+        assert.deepEqual(names, [
+          'café-in_depth_report-2026-03-01.pdf',
+          'acme-in_depth_report-2026-03-01.pdf',
+          'brand-in_depth_report-2026-03-01.pdf',
+          // Only a bare name: a directory part, or a name that is none, is not handed on.
+          'evil.pdf',
+          'x.pdf',
+          'report.pdf',
+          null,
+          null,
+          'plain.pdf',
+        ]);
+      },
+    );
   });
 });
 
@@ -607,76 +630,140 @@ describe('errors through the SDK', () => {
     }
   });
 
-  it('joins CSV pages whose lines end in LF alone, one header row', async () => {
-    // Two pages, as a proxy that rewrote CRLF to LF would pass them on.
-    const pages = createServer((request, response) => {
-      const second = request.url?.includes('page=2');
-      response.writeHead(200, {
-        'content-type': 'text/csv',
-        ...(second ? {} : { link: '</api/brands/?page=2&format=csv>; rel="next"' }),
-      });
-      response.end(second ? 'id,name\n2,b\n' : 'id,name\n1,a\n');
-    });
-    pages.listen(0, '127.0.0.1');
-    await once(pages, 'listening');
-    try {
-      const client = new Sightline({
-        apiKey: demo.keys.acme,
-        baseUrl: `http://127.0.0.1:${(pages.address() as AddressInfo).port}`,
-      });
-      assert.equal(await client.brands.list().csv(), 'id,name\n1,a\n2,b\n');
-    } finally {
-      pages.close();
+  it('joins CSV pages whose lines end in LF or CR alone, or a page without its last line end', async () => {
+    // Three pages each, as a proxy that rewrote CRLF would pass them on, the first page's last
+    // line end lost.
+    for (const [end, first] of [
+      ['\n', 'id,name\n1,a'],
+      ['\r', 'id,name\r1,a\r'],
+      ['\r\n', 'id,name\r\n1,a'],
+    ]) {
+      await withStandIn(
+        (request, response) => {
+          const page = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('page') ?? 1);
+          response.writeHead(200, {
+            'content-type': 'text/csv',
+            ...(page < 3 ? { link: `</api/brands/?page=${page + 1}&format=csv>; rel="next"` } : {}),
+          });
+          response.end(page === 1 ? first : `id,name${end}${page},${'abc'[page - 1]}${end}`);
+        },
+        async (client) => {
+          assert.equal(await client.brands.list().csv(), ['id,name', '1,a', '2,b', '3,c', ''].join(end));
+        },
+      );
     }
   });
 
   it('stops at a page that links back to one already read', async () => {
     // Every page of this stand-in says the same page comes next.
-    const looping = createServer((request, response) => {
-      const next = '/api/brands/?page=2';
-      if (request.url?.includes('format=csv') || request.headers.accept === 'text/csv') {
-        response.writeHead(200, { 'content-type': 'text/csv', link: `<${next}&format=csv>; rel="next"` });
-        response.end('id,name\r\n1,a\r\n');
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' });
-      if (request.url?.startsWith('/api/runs/')) {
-        response.end(JSON.stringify({ responses: [{ id: '1' }], responsesNext: '/api/runs/1/?page=2' }));
-        return;
-      }
-      response.end(JSON.stringify({ count: 9, next, previous: null, results: [{ id: '1' }] }));
+    await withStandIn(
+      (request, response) => {
+        const next = '/api/brands/?page=2';
+        if (request.url?.includes('format=csv') || request.headers.accept === 'text/csv') {
+          response.writeHead(200, { 'content-type': 'text/csv', link: `<${next}&format=csv>; rel="next"` });
+          response.end('id,name\r\n1,a\r\n');
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/json' });
+        if (request.url?.startsWith('/api/runs/')) {
+          response.end(JSON.stringify({ responses: [{ id: '1' }], responsesNext: '/api/runs/1/?page=2' }));
+          return;
+        }
+        response.end(JSON.stringify({ count: 9, next, previous: null, results: [{ id: '1' }] }));
+      },
+      async (client) => {
+        const read = [];
+        await assert.rejects(
+          (async () => {
+            for await (const brand of client.brands.list()) read.push(brand);
+          })(),
+          (error) => {
+            assert.ok(error instanceof SightlineConnectionError);
+            assert.equal(error.reason, 'the pages link back to /api/brands/?page=2');
+            return true;
+          },
+        );
+        // The first page, then page 2 once: the second time it is named, the walk stops.
+        assert.equal(read.length, 2);
+        await assert.rejects(client.brands.list().csv(), SightlineConnectionError);
+        const rows = [];
+        await assert.rejects(
+          (async () => {
+            for await (const row of client.runs.responses(1)) rows.push(row);
+          })(),
+          SightlineConnectionError,
+        );
+        assert.equal(rows.length, 2);
+      },
+    );
+  });
+
+  it('stops at a link back to the first page, or to a page named before in another form', async () => {
+    // Page 2 links back to the first page. A walk begun at page 3 reaches page 2 by its absolute
+    // URL, then the first page, which names page 2 by a relative link: the same page.
+    await withStandIn(
+      (request, response) => {
+        const page = new URL(request.url ?? '/', 'http://x').searchParams.get('page');
+        const host = `http://${request.headers.host}`;
+        const next = { null: '/api/brands/?page=2', 2: '/api/brands/', 3: `${host}/api/brands/?page=2` };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            count: 9,
+            next: next[String(page) as keyof typeof next],
+            previous: null,
+            results: [{ id: page }],
+          }),
+        );
+      },
+      async (client) => {
+        for (const [params, pagesRead, link] of [
+          [{}, [null, '2'], '/api/brands/'],
+          [{ page: 3 }, ['3', '2', null], '/api/brands/?page=2'],
+        ] as const) {
+          const read: unknown[] = [];
+          await assert.rejects(
+            (async () => {
+              for await (const brand of client.brands.list(params)) read.push(brand.id);
+            })(),
+            (error) => {
+              assert.ok(error instanceof SightlineConnectionError);
+              assert.equal(error.reason, `the pages link back to ${link}`);
+              return true;
+            },
+          );
+          assert.deepEqual(read, pagesRead);
+        }
+      },
+    );
+  });
+
+  it('refuses a base URL with a user name or password, without repeating them', async () => {
+    assert.throws(() => new Sightline({ apiKey: 'sl_live_any', baseUrl: 'http://me:s3cret@127.0.0.1:1/' }), {
+      name: 'TypeError',
+      message:
+        'Sightline: baseUrl holds a user name or password, which fetch refuses: pass the key as apiKey.',
     });
-    looping.listen(0, '127.0.0.1');
-    await once(looping, 'listening');
-    try {
-      const client = new Sightline({
-        apiKey: demo.keys.acme,
-        baseUrl: `http://127.0.0.1:${(looping.address() as AddressInfo).port}`,
-      });
-      const read = [];
-      await assert.rejects(
-        (async () => {
-          for await (const brand of client.brands.list()) read.push(brand);
-        })(),
-        (error) => {
-          assert.ok(error instanceof SightlineConnectionError);
-          assert.equal(error.reason, 'the pages link back to /api/brands/?page=2');
-          return true;
-        },
-      );
-      // The first page, then page 2 once: the second time it is named, the walk stops.
-      assert.equal(read.length, 2);
-      await assert.rejects(client.brands.list().csv(), SightlineConnectionError);
-      const rows = [];
-      await assert.rejects(
-        (async () => {
-          for await (const row of client.runs.responses(1)) rows.push(row);
-        })(),
-        SightlineConnectionError,
-      );
-      assert.equal(rows.length, 2);
-    } finally {
-      looping.close();
-    }
+    // A link the server returns with them is followed without them.
+    await withStandIn(
+      (request, response) => {
+        const second = request.url?.includes('page=2');
+        const link = `http://me:s3cret@${request.headers.host}/api/brands/?page=2`;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            count: 2,
+            next: second ? null : link,
+            previous: null,
+            results: [{ id: second ? 2 : 1 }],
+          }),
+        );
+      },
+      async (client) => {
+        const ids = [];
+        for await (const brand of client.brands.list()) ids.push(brand.id);
+        assert.deepEqual(ids, [1, 2]);
+      },
+    );
   });
 });

@@ -91,6 +91,12 @@ export class Transport {
     if (!base) throw new TypeError('Sightline: pass baseUrl or set SIGHTLINE_BASE_URL.');
     // A trailing slash makes relative resolution keep a path prefix (a service behind /sightline/).
     this.baseUrl = new URL(base.endsWith('/') ? base : `${base}/`);
+    // fetch refuses such a URL with an error that quotes it, password and all.
+    if (this.baseUrl.username || this.baseUrl.password) {
+      throw new TypeError(
+        'Sightline: baseUrl holds a user name or password, which fetch refuses: pass the key as apiKey.',
+      );
+    }
     this.#apiKey = options.apiKey ?? env('SIGHTLINE_API_KEY');
     // fetch refuses a header outside Latin-1 with an error that reads like a network failure.
     if (this.#apiKey !== undefined && !looksLikeKey(this.#apiKey)) {
@@ -206,16 +212,35 @@ export class Transport {
   async csv(path: string, query: Query = {}): Promise<string> {
     let response = await this.send(path, { ...query, format: 'csv' }, 'text/csv');
     let text = await this.text(this.url(path, query), response);
-    const seen = new Set<string>();
+    const seen = this.walk(path, { ...query, format: 'csv' });
     for (let next = nextLink(response); next !== null; next = nextLink(response)) {
-      notSeen(seen, next, this.baseUrl);
+      seen(next);
       response = await this.send(next, {}, 'text/csv');
       const page = await this.text(this.#resolve(next), response);
-      // The header line dropped, whichever line end it has (a proxy may rewrite CRLF to LF).
-      const header = /\r?\n/.exec(page);
-      text += header ? page.slice(header.index + header[0].length) : '';
+      // The header line dropped, whichever line end it has (a proxy may rewrite CRLF to LF or CR).
+      const header = LINE_END.exec(page);
+      const rows = header ? page.slice(header.index + header[0].length) : '';
+      // A page without its final line end would run its last row into the next page's first.
+      if (rows !== '' && !/[\r\n]$/.test(text)) text += LINE_END.exec(text)?.[0] ?? '\r\n';
+      text += rows;
     }
     return text;
+  }
+
+  /**
+   * A guard for a walk over pages that starts at `path`: called with each next link, it throws
+   * once a link names a page already read (a proxy rewriting links, a broken server), which would
+   * otherwise be followed for ever. Pages are compared by the URL they resolve to.
+   */
+  walk(path: string, query: Query = {}): (link: string) => void {
+    const seen = new Set([this.url(path, query).href]);
+    return (link) => {
+      const href = this.#resolve(link).href;
+      if (seen.has(href)) {
+        throw new SightlineConnectionError(this.baseUrl, new Error(`the pages link back to ${link}`));
+      }
+      seen.add(href);
+    };
   }
 
   // Server paths are resolved under the base URL (keeping its path prefix). Absolute links (`next`)
@@ -225,6 +250,9 @@ export class Transport {
   #resolve(link: string): URL {
     if (/^https?:\/\//i.test(link)) {
       const url = new URL(link);
+      // A user name or password in a link would only make fetch refuse it, quoting them.
+      url.username = '';
+      url.password = '';
       if (url.origin === this.baseUrl.origin) return url;
       // The last `/api/`: a public prefix may hold one too (`https://example.com/api/api/brands/`).
       const api = url.pathname.lastIndexOf('/api/');
@@ -250,11 +278,7 @@ async function whileReading<T>(url: URL, read: () => Promise<T>): Promise<T> {
 /** Statuses that say "try again shortly": the rate limit, and a database that is briefly unreachable. */
 const RETRIED = new Set([429, 503]);
 
-/** A page link met before would be followed for ever (a proxy rewriting links, a broken server). */
-export function notSeen(seen: Set<string>, link: string, base: URL): void {
-  if (seen.has(link)) throw new SightlineConnectionError(base, new Error(`the pages link back to ${link}`));
-  seen.add(link);
-}
+const LINE_END = /\r\n|\r|\n/;
 
 function nextLink(response: Response): string | null {
   return /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1] ?? null;
@@ -307,9 +331,9 @@ export class Pager<E extends Envelope<unknown>> implements AsyncIterable<Item<E>
   async *pages(): AsyncGenerator<E, void, undefined> {
     let page = await this.page();
     yield page;
-    const seen = new Set<string>();
+    const seen = this.#transport.walk(this.#path, { ...this.#query, format: undefined });
     while (page.next !== null) {
-      notSeen(seen, page.next, this.#transport.baseUrl);
+      seen(page.next);
       page = await this.#transport.json<E>(page.next);
       yield page;
     }

@@ -2,7 +2,7 @@
 // the OpenAPI document (schema.ts). Lists are Pagers (iterate items, fetch one page, or `csv()`);
 // the run's responses are walked through `responsesNext`. Analytics, score history and category
 // deltas answer CSV text when called with `format: 'csv'`.
-import { type ClientOptions, notSeen, Pager, poll, Transport, type WaitOptions } from './http.ts';
+import { type ClientOptions, Pager, poll, Transport, type WaitOptions } from './http.ts';
 import type { components, operations } from './schema.ts';
 
 export * from './errors.ts';
@@ -62,7 +62,8 @@ export interface ReportFile {
   contentType: string;
   /**
    * From Content-Disposition, e.g. `acme-in_depth_report-2026-03-14.pdf`, in the brand's own
-   * spelling when the server gives it (`filename*`, e.g. `café-…`); null when absent.
+   * spelling when the server gives it (`filename*`, e.g. `café-…`); null when absent. Always a
+   * bare name: a directory part the header carries (`../x.pdf`) is dropped.
    */
   filename: string | null;
   body: ReadableStream<Uint8Array>;
@@ -184,9 +185,9 @@ export class Runs extends Resource {
   ): AsyncGenerator<LightResponse, void, undefined> {
     let run = await this.get(id, params);
     yield* run.responses;
-    const seen = new Set<string>();
+    const seen = this.t.walk(`/api/runs/${seg(id)}/`, params);
     while (run.responsesNext !== null) {
-      notSeen(seen, run.responsesNext, this.t.baseUrl);
+      seen(run.responsesNext);
       run = await this.t.json<RunDetail>(run.responsesNext);
       yield* run.responses;
     }
@@ -319,15 +320,25 @@ export class Reports extends Resource {
 const downloadPath = (id: Id, options: { pdf?: boolean }) =>
   `/api/reports/${seg(id)}/${options.pdf ? 'download.pdf' : 'download/'}`;
 
-/** RFC 6266: `filename*` (UTF-8, percent-encoded) when present and well formed, else `filename`. */
+/**
+ * RFC 6266: `filename*` (UTF-8, percent-encoded) when present and well formed, else `filename`;
+ * as a bare name (RFC 6266 §4.3: a recipient drops any path), so joining it to a folder stays in it.
+ */
 function filenameOf(disposition: string): string | null {
   const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
   if (extended) {
     try {
-      return decodeURIComponent(extended);
+      const name = bareName(decodeURIComponent(extended));
+      if (name !== null) return name;
     } catch {
       // A malformed escape: the plain name is still there.
     }
   }
-  return /filename="([^"]*)"/.exec(disposition)?.[1] ?? null;
+  return bareName(/filename="([^"]*)"/.exec(disposition)?.[1] ?? '');
+}
+
+function bareName(name: string): string | null {
+  // Control characters dropped: a name that holds a line break or NUL is no file name to write.
+  const last = (name.split(/[\\/]/).pop() ?? '').replace(/\p{Cc}/gu, '');
+  return last === '' || last === '.' || last === '..' ? null : last;
 }
