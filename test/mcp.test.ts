@@ -357,6 +357,10 @@ for (const [transport, connect] of [
         assert.equal(ids(second).length, 1);
         assert.equal(second.note, undefined);
         assert.equal(
+          await toolError(globex, 'list_prompts', { brandId, categoryId, page: 3 }),
+          `list_prompts of brand ${brandId}: Sightline API 404: Invalid page. The page is past the last one: the first page says how many there are.`,
+        );
+        assert.equal(
           await toolError(globex, 'list_prompts', { brandId, page: 2 }),
           `list_prompts of brand ${brandId}: page 2 is a page of one category's prompts: give its categoryId`,
         );
@@ -366,9 +370,10 @@ for (const [transport, connect] of [
     });
 
     it('a 404 that names what is missing is not said to be another organization’s', async () => {
-      const page = await toolError(client, 'list_brands', { page: 99 });
-      assert.match(page, /Sightline API 404/);
-      assert.doesNotMatch(page, /another organization/);
+      assert.equal(
+        await toolError(client, 'list_brands', { page: 99 }),
+        'list_brands: Sightline API 404: Invalid page. The page is past the last one: the first page says how many there are.',
+      );
     });
 
     it('list_reports, latest_report and report_download_link: the artifacts and their download URL', async () => {
@@ -436,6 +441,10 @@ for (const [transport, connect] of [
       assert.match(schema, /brandId/);
       // No id has 33 digits: refused before it is read, however long.
       assert.match(await toolError(client, 'brand_overview', { brandId: '7'.repeat(33) }), /brandId/);
+      // No object has the id 0, however it is written.
+      for (const brandId of [0, '0', '000']) {
+        assert.match(await toolError(client, 'brand_overview', { brandId }), /brandId/);
+      }
       const api400 = await toolError(client, 'brand_overview', {
         brandId: demo.fixtures.brandId,
         range: 'custom',

@@ -28,7 +28,8 @@ const id = (what: string) =>
   z
     // A database id has at most 19 digits; the length bound keeps a megabyte of digits from
     // being read at all.
-    .union([z.int().positive(), z.string().regex(/^[0-9]{1,32}$/)])
+    // "0" (or "000") is refused as the number 0 is: no object has it.
+    .union([z.int().positive(), z.string().regex(/^(?=[0-9]{1,32}$)0*[1-9]/)])
     // As the outputs spell ids: "0009" named brand 9 but was echoed as "0009", and a category
     // id "013" was not found among the brand's "13".
     .transform((value) => String(value).replace(/^0+(?=\d)/, ''))
@@ -91,14 +92,16 @@ const PROMPTS_PAGE = 100;
 class Refused extends Error {}
 
 function explain(what: string, error: SightlineError): string {
+  const detail = error.status === 404 ? (error.body as { detail?: unknown } | null)?.detail : undefined;
   const hint =
-    // Only the API's "Not found." means the object: "Invalid page." and "No … report exists" say
-    // what is missing themselves.
-    error.status === 404 && (error.body as { detail?: unknown } | null)?.detail === 'Not found.'
+    // Only the API's "Not found." means the object; "No … report exists" says what is missing.
+    detail === 'Not found.'
       ? ' It does not exist, or it belongs to another organization than this API key.'
-      : error instanceof SightlineRateLimitError
-        ? ` The API key's rate limit is spent${error.retryAfter === null ? '' : `: retry in ${error.retryAfter} s`}.`
-        : '';
+      : detail === 'Invalid page.'
+        ? ' The page is past the last one: the first page says how many there are.'
+        : error instanceof SightlineRateLimitError
+          ? ` The API key's rate limit is spent${error.retryAfter === null ? '' : `: retry in ${error.retryAfter} s`}.`
+          : '';
   return `${what}: Sightline API ${error.message}${hint}`;
 }
 
