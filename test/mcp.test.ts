@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -516,6 +517,27 @@ describe('/mcp as plain HTTP', () => {
     const bad = await initialize({ 'x-api-key': 'sl_live_nope' });
     assert.equal(bad.status, 401);
     assert.deepEqual(await bad.json(), { detail: 'Invalid API key.' });
+  });
+
+  it("records the key's first use on a protocol message that reads no data", async () => {
+    const key = await demo.mint('acme');
+    const lastUsed = async () =>
+      (
+        await demo.ctx.dbs.primary
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('key_id', '=', key.split('_')[2] as string)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+    assert.equal(await lastUsed(), null);
+    assert.equal((await initialize({ authorization: `Bearer ${key}` })).status, 200);
+    // Written after the answer: give it a moment.
+    let used: unknown = null;
+    for (let i = 0; i < 50 && used === null; i++) {
+      await sleep(20);
+      used = await lastUsed();
+    }
+    assert.ok(used, 'last_used_at was recorded');
   });
 
   it('accepts the key in X-API-Key as the API does', async () => {

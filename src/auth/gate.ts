@@ -183,6 +183,8 @@ export function createGate(options: GateOptions) {
         paid.set(token, { keyId: key.keyId, left: forApi });
         return { token, end: () => paid.delete(token) };
       };
+      // A protocol message is a use of the key, whether or not a tool call follows.
+      options.lastUse.record(key, now);
       request.caller = { ...caller, pay };
       return;
     }
