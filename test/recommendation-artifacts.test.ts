@@ -589,47 +589,82 @@ describe('sightline recommendations draft', () => {
     assert.deepEqual(await artifactsOf(45), []);
   });
 
-  it("keeps a paid draft that arrives during another process's long write, asking once", async () => {
-    await rec(acme, 43, 'content_gap', GAP);
-    const sent = claudeFake.requests.length;
+  /** `recommendations draft` of recommendation `n` with Claude, in its own process, once its ask is held. */
+  async function draftHeld(n: number) {
     claudeFake.script({ kind: 'hold' });
-    const child = spawn(
-      process.execPath,
-      [MAIN, 'recommendations', 'draft', uuid(43), '--engine', 'claude'],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATABASE_URL: ctx.config.databaseUrl,
-          LOG_LEVEL: 'silent',
-          ANTHROPIC_API_KEY: CLAUDE_KEY,
-          ANTHROPIC_BASE_URL: claudeFake.baseUrl,
-          SIGHTLINE_CLAUDE_TIMEOUT_MS: '600000',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [MAIN, 'recommendations', 'draft', uuid(n), '--engine', 'claude'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: ctx.config.databaseUrl,
+        LOG_LEVEL: 'silent',
+        ANTHROPIC_API_KEY: CLAUDE_KEY,
+        ANTHROPIC_BASE_URL: claudeFake.baseUrl,
+        SIGHTLINE_CLAUDE_TIMEOUT_MS: '600000',
       },
-    );
-    let stderr = '';
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => {
+      output.stdout += chunk;
+    });
     child.stderr.on('data', (chunk) => {
-      stderr += chunk;
+      output.stderr += chunk;
     });
     const exited = once(child, 'exit');
     const deadline = Date.now() + 60_000;
     while (claudeFake.held < 1) {
-      assert.ok(Date.now() < deadline, `the draft never reached the engine: ${stderr}`);
+      assert.ok(Date.now() < deadline, `the draft never reached the engine: ${output.stderr}`);
       await sleep(20);
     }
+    return { child, output, exited };
+  }
+
+  it("keeps a paid draft that arrives during another process's long write, asking once", async () => {
+    await rec(acme, 43, 'content_gap', GAP);
+    const sent = claudeFake.requests.length;
+    const { output, exited } = await draftHeld(43);
     // The draft arrives while the other write goes on, for longer than SQLite's busy timeout (5 s).
     await holdingWrites(ctx, async () => {
       claudeFake.release();
       await sleep(6_000);
     });
     const [code] = await exited;
-    assert.equal(code, 0, stderr);
+    assert.equal(code, 0, output.stderr);
     assert.equal(claudeFake.requests.length, sent + 1, 'asked once');
     assert.match(
       (await artifactsOf(43))[0]?.body ?? '',
       /^Here are the CRMs small startups choose most often:/,
     );
+  });
+
+  it('stopped by Ctrl-C while the engine is asked, writes nothing and lets the artifact go at once', async () => {
+    await rec(acme, 48, 'content_gap', GAP);
+    const id = artifactId(uuid(48), 'content_brief');
+    const used = await askUsage(db, acme.orgId, THIS_MONTH);
+    const { child, output, exited } = await draftHeld(48);
+    try {
+      child.kill('SIGINT');
+      const [code] = await exited;
+      assert.equal(code, 1);
+      assert.equal(
+        output.stderr,
+        `sightline: interrupted (SIGINT) while drafting artifact ${id}: nothing was written for it\n`,
+      );
+      assert.equal(output.stdout, '');
+    } finally {
+      claudeFake.release();
+    }
+    assert.deepEqual(await artifactsOf(48), []);
+    // The ask went out and stays counted: the vendor may have been paid for it.
+    assert.equal(await askUsage(db, acme.orgId, THIS_MONTH), used + 1);
+    // No claim is left to wait out: the next drafter drafts at once.
+    assert.deepEqual(
+      await db.selectFrom('artifact_draft_claims').select('id').where('id', '=', id).execute(),
+      [],
+    );
+    const again = await cli('recommendations', 'draft', uuid(48), '--engine', 'simulated');
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /^Drafted the content_brief of recommendation .* by simulated/);
   });
 
   it('without an engine fills the template', async () => {

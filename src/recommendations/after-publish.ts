@@ -21,7 +21,7 @@ export async function afterRunPublished(
 ): Promise<{ generation: Generation; drafted: DraftOutcome[]; measured: MeasuredOutcome[] } | null> {
   try {
     const generation = await generateRecommendations(db, scope, at);
-    const drafted = await draftGeneration(db, scope.orgId, generation, drafter, at, log);
+    const drafted = await draftGeneration(db, scope.orgId, generation, drafter, at, { log });
     const measured = await measureOutcomes(db, { orgId: scope.orgId, at });
     log.info(
       {

@@ -38,7 +38,13 @@ import { InvalidInput } from '../domain/catalog.ts';
 import { budgetMonth } from '../domain/schedule.ts';
 import { storableText } from '../domain/storable-text.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
-import type { AskResult, Engine, EngineName, Turn } from '../monitoring/engines/index.ts';
+import {
+  type AskResult,
+  type Engine,
+  type EngineName,
+  NO_TURN,
+  type Turn,
+} from '../monitoring/engines/index.ts';
 import type { Generation } from './generate.ts';
 import { DRAFT_TEXTS } from './prompts.ts';
 
@@ -56,6 +62,20 @@ export interface DraftOptions {
    */
   regenerate?: boolean;
   log?: MonitorLog;
+  /**
+   * Stops the drafting (the operator's Ctrl-C): an ask in flight is given up and stays counted (the
+   * vendor may have been paid), nothing is written, and the artifact's claim is let go at once,
+   * so the next drafter need not wait for it to run out.
+   */
+  signal?: AbortSignal;
+}
+
+/** The drafting was stopped by its signal; nothing was written for the artifact it names. */
+export class DraftInterrupted extends Error {
+  constructor(signal: AbortSignal, what: string) {
+    super(`interrupted (${String(signal.reason)}) while drafting ${what}: nothing was written for it`);
+    this.name = 'DraftInterrupted';
+  }
 }
 
 export interface DraftOutcome {
@@ -139,14 +159,14 @@ async function askEngine(
   engine: Engine,
   turn: Turn,
   inputs: Inputs,
-  log: MonitorLog | undefined,
+  { log, signal }: DraftOptions,
 ): Promise<{ body: string; model: string } | { failure: string }> {
   const orgId = org.orgId;
   // The month the ask is sent in, not the one the drafting is dated (`--at`): it is paid now.
   const month = budgetMonth(new Date(), org.timezone);
   if (!(await countAsk(db, orgId, month, org.monthlyAskBudget)))
     return { failure: budgetReached(org, month) };
-  const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn });
+  const result = await engine.ask({ prompt: inputs.prompt.text, draft: inputs.subject }, { turn, signal });
   if (result.retryInMs !== undefined) await uncountAsk(db, orgId, month);
   const failure = failureOf(result);
   log?.info(
@@ -313,28 +333,35 @@ export async function draftArtifacts(
   // One drafter asks: two generators at once (the worker's and a command's) both paid the engine
   // for one artifact. The claim is taken in a turn at the engine, so its time is the ask's and not
   // the wait for the engine, and held until the draft is written, so the next drafter sees it.
-  const claimed = await engine.inTurn(inputs.prompt.text, async (turn): Promise<Claimed | null> => {
-    const now = Date.now();
-    const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
-    if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) return null;
-    try {
-      // Read again under the claim: a drafter that finished between the first read and the claim
-      // has written what this one would ask for, and a person may have reviewed it meanwhile.
-      const current = await findArtifact(db, orgId, id);
-      refuseReviewed(current);
-      if (
-        current &&
-        (current.generated_by_model !== '' || current.status !== 'draft') &&
-        !options.regenerate
-      ) {
-        return { until, kept: current };
+  const claimed = await engine.inTurn(
+    inputs.prompt.text,
+    async (turn): Promise<Claimed | null> => {
+      const now = Date.now();
+      const until = new Date(now + DRAFT_CLAIM_MS).toISOString();
+      if (!(await claimDrafting(db, orgId, id, { now: new Date(now).toISOString(), until }))) return null;
+      try {
+        // Read again under the claim: a drafter that finished between the first read and the claim
+        // has written what this one would ask for, and a person may have reviewed it meanwhile.
+        const current = await findArtifact(db, orgId, id);
+        refuseReviewed(current);
+        if (
+          current &&
+          (current.generated_by_model !== '' || current.status !== 'draft') &&
+          !options.regenerate
+        ) {
+          return { until, kept: current };
+        }
+        const asked = await askEngine(db, org, engine, turn, inputs, options);
+        if (options.signal?.aborted) throw new DraftInterrupted(options.signal, `artifact ${id}`);
+        return { until, current, asked };
+      } catch (error) {
+        await release(until);
+        throw error;
       }
-      return { until, current, asked: await askEngine(db, org, engine, turn, inputs, options.log) };
-    } catch (error) {
-      await release(until);
-      throw error;
-    }
-  });
+    },
+    options.signal,
+  );
+  if (claimed === NO_TURN) throw new DraftInterrupted(options.signal as AbortSignal, `artifact ${id}`);
   if (claimed === null) {
     const held = `artifact ${id} is being drafted by another process (or one that stopped, whose claim lasts up to ${DRAFT_CLAIM_MS / 60_000} minutes)`;
     // Asked for a fresh draft, saying nothing would read as done.
@@ -384,16 +411,23 @@ export async function draftGeneration(
   generation: Pick<Generation, 'created' | 'kept'>,
   engine: Engine | null,
   at: Date,
-  log?: MonitorLog,
+  options: Pick<DraftOptions, 'log' | 'signal'> = {},
 ): Promise<DraftOutcome[]> {
   const drafted: DraftOutcome[] = [];
+  const unlessStopped = (recommendationId: string) => {
+    if (options.signal?.aborted) {
+      throw new DraftInterrupted(options.signal, `the artifacts of recommendation ${recommendationId}`);
+    }
+  };
   for (const recommendation of generation.created) {
-    drafted.push(...(await draftArtifacts(db, recommendation, engine, at, { log })));
+    unlessStopped(recommendation.id);
+    drafted.push(...(await draftArtifacts(db, recommendation, engine, at, options)));
   }
   for (const id of generation.kept) {
+    unlessStopped(id);
     const recommendation = await findRecommendation(db, orgId, id);
     if (!recommendation) continue;
-    const outcomes = await draftArtifacts(db, recommendation, engine, at, { log });
+    const outcomes = await draftArtifacts(db, recommendation, engine, at, options);
     drafted.push(...outcomes.filter((o) => o.action !== 'kept'));
   }
   return drafted;

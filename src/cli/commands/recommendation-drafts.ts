@@ -8,7 +8,7 @@ import type { MonitorLog } from '../../monitoring/asks.ts';
 import { createEngines, type Engine } from '../../monitoring/engines/index.ts';
 import { type DraftOutcome, draftArtifacts, draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
-import { monitorLogger, paidWrites, print, withDatabase } from './support.ts';
+import { abortOnSignals, monitorLogger, paidWrites, print, withDatabase } from './support.ts';
 
 /** The engine SIGHTLINE_DRAFT_ENGINE names, for the commands that draft new recommendations' artifacts. */
 export function configuredDrafter(config: Config, log: MonitorLog): Engine | null {
@@ -33,6 +33,7 @@ async function draft(id: string, options: { engine?: EngineName }): Promise<void
     if (engine === null)
       throw new UsageError(`engine ${name} is not configured: set ${config.engines.engines[name].needs}`);
   }
+  const { signal } = abortOnSignals();
   const outcomes = await withDatabase(async (db) => {
     const recommendation = await findRecommendation(db, null, id);
     if (!recommendation) throw new Error(`recommendation ${id} does not exist`);
@@ -40,7 +41,11 @@ async function draft(id: string, options: { engine?: EngineName }): Promise<void
       throw new Error(`recommendation ${id} is superseded: draft its successor instead`);
     let drafted: DraftOutcome[];
     try {
-      drafted = await draftArtifacts(db, recommendation, engine, new Date(), { regenerate: true, log });
+      drafted = await draftArtifacts(db, recommendation, engine, new Date(), {
+        regenerate: true,
+        log,
+        signal,
+      });
     } catch (error) {
       if (error instanceof InvalidInput) throw new Error(`recommendation ${id}: ${error.message}`);
       throw error;

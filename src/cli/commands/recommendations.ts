@@ -5,13 +5,21 @@ import { loadConfig } from '../../config.ts';
 import { requireBrand, requireOrganization } from '../../db/catalog/refs.ts';
 import { recommendationsPage } from '../../db/recommendations.ts';
 import { hasStrayControl, type Ref } from '../../domain/catalog.ts';
-import { draftGeneration } from '../../recommendations/artifacts.ts';
+import { DraftInterrupted, draftGeneration } from '../../recommendations/artifacts.ts';
 import { generateRecommendations } from '../../recommendations/generate.ts';
 import { type Action, changeStatus, MAX_REASON_LENGTH } from '../../recommendations/lifecycle.ts';
 import { measureOutcomes } from '../../recommendations/outcomes.ts';
 import { parseRefOption, withOrganization } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { formatTable, monitorLogger, paidWrites, print, realCalendarDay, withDatabase } from './support.ts';
+import {
+  abortOnSignals,
+  formatTable,
+  monitorLogger,
+  paidWrites,
+  print,
+  realCalendarDay,
+  withDatabase,
+} from './support.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -69,6 +77,8 @@ export function register(program: Command): void {
       const config = loadConfig();
       const log = monitorLogger(config.logLevel, 2);
       const drafter = configuredDrafter(config, log);
+      const { signal } = abortOnSignals();
+      let interrupted: DraftInterrupted | undefined;
       const generation = await withOrganization(
         options.org,
         async (db, org) => {
@@ -77,12 +87,22 @@ export function register(program: Command): void {
           const generated = await generateRecommendations(db, { orgId: org.id, brandId: brand.id }, at);
           // Generated first, then drafted: a draft that fails leaves the recommendations, and
           // `recommendations draft ID` (or the next generation) carries on.
-          await draftGeneration(db, org.id, generated, drafter, at, log);
+          try {
+            await draftGeneration(db, org.id, generated, drafter, at, { log, signal });
+          } catch (error) {
+            if (!(error instanceof DraftInterrupted)) throw error;
+            interrupted = error;
+          }
           return generated;
         },
         paidWrites(),
       );
       for (const rec of generation.created) print(rec.id);
+      if (interrupted) {
+        throw new Error(
+          `${interrupted.message}; the recommendations are generated (the new ones' ids above): the next generation, or recommendations draft ID, drafts the rest`,
+        );
+      }
     });
 
   recs
