@@ -261,6 +261,51 @@ describe('score history, category deltas and prompt changes', () => {
     });
   });
 
+  it('gives runs finishing at the instant the window starts their own points', async () => {
+    // A brand of its own: P1 in category A, P2 in B. R1 A 1 Feb: P1 0; R2 B 2 Feb: P2 50; then
+    // R3 (B: P2 100) and R4 (A: P1 100) both finish at 5 Mar 10:00, R3 first by id. From that
+    // instant: as of R3 (0 + 100) / 2 = 50, as of R4 (100 + 100) / 2 = 100. The boundary, as of the
+    // last run at or before the start, is R4's 100.
+    const g = await BrandFixture.insert(ctx.dbs.primary, f.orgId, {
+      name: 'Initech',
+      website: 'https://initech.example',
+    });
+    const [a, b] = [await g.category('A'), await g.category('B')];
+    const [q1, q2] = [await g.prompt(a), await g.prompt(b)];
+    await g.run({ category: a, finishedAt: '2026-02-01T10:00:00.000Z', answers: [{ prompt: q1 }] });
+    await g.run({
+      category: b,
+      finishedAt: '2026-02-02T10:00:00.000Z',
+      answers: [{ prompt: q2, mentioned: true }],
+    });
+    const at = '2026-03-05T10:00:00.000Z';
+    const r3 = await g.run({
+      category: b,
+      finishedAt: at,
+      answers: [{ prompt: q2, mentioned: true, rank: 1 }],
+    });
+    const r4 = await g.run({
+      category: a,
+      finishedAt: at,
+      answers: [{ prompt: q1, mentioned: true, rank: 1 }],
+    });
+    assert.ok(r3 < r4);
+    const points = [
+      { date: at, score: 50, runId: r3 },
+      { date: at, score: 100, runId: r4 },
+    ];
+    // The same points whether the window starts before that instant or at it.
+    for (const since of ['2026-03-01', encodeURIComponent(at)]) {
+      const history = await get(`/api/brands/${g.brandId}/score-history/?since=${since}`);
+      assert.deepEqual(history.points, points, since);
+    }
+    const atStart = await get(`/api/brands/${g.brandId}/score-history/?since=${encodeURIComponent(at)}`);
+    assert.deepEqual(
+      [atStart.windowedDelta.boundaryScore, atStart.windowedDelta.latestScore, atStart.windowedDelta.delta],
+      [100, 100, 0],
+    );
+  });
+
   it('stays correct when a run is unpublished and published again', async () => {
     const unpublish = async (publishedAt: string | null) => {
       await ctx.dbs.primary

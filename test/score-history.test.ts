@@ -61,8 +61,8 @@ describe('score as of each run', () => {
 });
 
 /**
- * What the data layer hands over for a window: each prompt's latest score at or before its start,
- * the scores inside it, and the first scored run's time.
+ * What the data layer hands over for a window: each prompt's latest score before its start, the
+ * scores inside it (from the start on), and the first scored run's time.
  */
 function sliceOf(scores: readonly SampledPromptScore[], window: Window) {
   const at = (s: SampledPromptScore) => Date.parse(s.scoredAt);
@@ -70,13 +70,13 @@ function sliceOf(scores: readonly SampledPromptScore[], window: Window) {
   const latest = new Map<number, SampledPromptScore>();
   for (const s of scores) {
     const seen = latest.get(s.promptId);
-    if (start !== undefined && at(s) <= start && (!seen || at(seen) <= at(s))) latest.set(s.promptId, s);
+    if (start !== undefined && at(s) < start && (!seen || at(seen) <= at(s))) latest.set(s.promptId, s);
   }
   const within = scores.filter(
     (s) => (start === undefined || at(s) >= start) && at(s) < window.end.getTime(),
   );
   const first = [...scores].sort((a, b) => at(a) - at(b))[0]?.scoredAt ?? null;
-  return { ...historyPart([...latest.values()], within), firstScoredAt: first };
+  return { ...historyPart([...latest.values()], within, window.start), firstScoredAt: first };
 }
 
 /** The delta without its uncertainty (tested on its own below): two prompts give no interval. */

@@ -48,11 +48,17 @@ const scoresIn = (db: Db, orgId: number, scope: HistoryScope, from: string | und
     { ...(from === undefined ? {} : { scoredFrom: from }), scoredBefore: before },
   );
 
-/** Each eligible prompt's latest score at the window's start (none for all time), and the scores inside it. */
+/**
+ * Each eligible prompt's latest score before the window's start (none for all time), and the scores
+ * inside it: from the start, a run finishing at that instant included (historyPart).
+ */
 async function windowScores(db: Db, orgId: number, scope: HistoryScope, window: Window) {
   const start = window.start?.toISOString();
   const [before, within] = await Promise.all([
-    start === undefined ? [] : latestScoresAt(db, orgId, scope, start),
+    // Times are stored to the millisecond: at or before the one before the start is before it.
+    window.start === null
+      ? []
+      : latestScoresAt(db, orgId, scope, new Date(window.start.getTime() - 1).toISOString()),
     scoresIn(db, orgId, scope, start, window.end.toISOString()),
   ]);
   return { before, within };
@@ -125,7 +131,11 @@ export async function scoreHistory(
 ): Promise<History> {
   const whole = async () => {
     const scores = await categoryHistoryScores(db, orgId, scope, window);
-    return historyOf(historyPart(scores.before, scores.within), earliest(scores.firstScoredAt), window);
+    return historyOf(
+      historyPart(scores.before, scores.within, window.start),
+      earliest(scores.firstScoredAt),
+      window,
+    );
   };
   if (!use) return whole();
   const endMs = window.end.getTime();
@@ -140,7 +150,7 @@ export async function scoreHistory(
         `history part ${partName.key}`,
         async () => {
           const scores = await windowScores(db, orgId, scope, { ...window, end: new Date(split) });
-          return historyPart(scores.before, scores.within);
+          return historyPart(scores.before, scores.within, window.start);
         },
         (value) => value.points.length + value.state.length + value.scores.length,
         partName.unchanged,
@@ -186,7 +196,7 @@ export async function categoryDeltas(
         const own = ofCategory(scores, categoryId);
         return [
           categoryId,
-          historyOf(historyPart(own.before, own.within), own.firstScoredAt, window).delta,
+          historyOf(historyPart(own.before, own.within, window.start), own.firstScoredAt, window).delta,
         ] as const;
       }),
     );

@@ -54,13 +54,31 @@ export interface HistoryPart {
   scores: SampledPromptScore[];
 }
 
-/** A history's part up to some moment; it goes on with `continued`. */
+/**
+ * A history's part up to some moment; it goes on with `continued`. `before` is each prompt's latest
+ * score before the window's `start` (strictly: runs finishing at the start itself are in `within`,
+ * and each gets its point as of the runs before it, not as of one ordered after it); the boundary
+ * counts them, being the score as of the last run at or before the start.
+ */
 export function historyPart(
   before: readonly SampledPromptScore[],
   within: readonly SampledPromptScore[],
+  start: Date | null = null,
 ): HistoryPart {
-  const start = { boundary: scoreAsOfLatest(before), points: [], state: [...before], scores: [...before] };
-  return continued(start, within);
+  const atStart = start === null ? [] : within.filter((s) => Date.parse(s.scoredAt) <= start.getTime());
+  const bounding = atStart.length === 0 ? before : latestByPrompt([...before, ...atStart]);
+  const part = { boundary: scoreAsOfLatest(bounding), points: [], state: [...before], scores: [...before] };
+  return continued(part, within);
+}
+
+/** Each prompt's latest score (by time, then run id), in the order the prompts first appear. */
+function latestByPrompt(scores: readonly SampledPromptScore[]): SampledPromptScore[] {
+  const latest = new Map<number, SampledPromptScore>();
+  for (const s of scores) {
+    const held = latest.get(s.promptId);
+    if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
+  }
+  return [...latest.values()];
 }
 
 /** A history's part continued by the scores of later runs than any it has read. */
