@@ -280,8 +280,25 @@ describe('sightline CLI: schema, organizations and keys', () => {
     const secret = doomed.slice(`sl_live_${doomedId}_`.length);
     const mangled = box.cli('keys', 'revoke', `${doomed}x`);
     assert.equal(mangled.status, 2);
-    for (const run of [pasted, mangled])
-      assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), 'no secret');
+    // The secret alone, or a key given to an option it does not belong to (commander's own errors).
+    const alone = box.cli('keys', 'revoke', secret);
+    assert.equal(
+      alone.stderr,
+      'sightline: a value of 38 characters is not a key identifier: expected the 8 characters after sl_live_\n',
+    );
+    const misplaced = [
+      box.cli('keys', 'revoke', `--key=${doomed}`),
+      box.cli('keys', 'list', '--org', doomed),
+      box.cli('keys', 'create', '--org', 'wayne', '--name', 'x', '--scopes', doomed),
+      box.cli('keys', 'list', '--org', secret),
+    ];
+    for (const run of [pasted, mangled, alone, ...misplaced]) {
+      assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), `no secret: ${run.stderr}`);
+    }
+    for (const run of misplaced) assert.equal(run.stderr.split('\n').length, 2, run.stderr);
+    // A long plain word is no secret: quoted as given.
+    const word = 'supercalifragilisticexpialidocious';
+    assert.ok(box.cli('keys', 'list', '--org', word).stderr.includes(word));
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const { app, dbs } = await appFor(box);

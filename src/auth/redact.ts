@@ -10,9 +10,10 @@ import { KEY_PREFIX } from './keys.ts';
 const RUN = /(?:%(?:25)*[0-9A-Fa-f]{2}|[0-9A-Za-z_-])+/g;
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
 // The prefixed form, malformed or not (the rest is secret however it is broken), and the bare
-// `<id>_<secret>` form of a key whose prefix was cut off.
+// `<id>_<secret>` form of a key whose prefix was cut off. The prefix alone, followed by nothing a
+// key holds, is no key (a message naming it: "the 8 characters after sl_live_").
 const KEY = new RegExp(
-  `(${KEY_PREFIX}[0-9A-Za-z]{0,8})[0-9A-Za-z_-]*|([0-9A-Za-z]{8})_[0-9A-Za-z]{32,}`,
+  `(${KEY_PREFIX}(?=[0-9A-Za-z_-])[0-9A-Za-z]{0,8})[0-9A-Za-z_-]*|([0-9A-Za-z]{8})_[0-9A-Za-z]{32,}`,
   'gi',
 );
 // What a text must hold for a key to be in it: an escape (decoding could spell anything), the

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../auth/redact.ts';
 import { isControl } from '../domain/catalog.ts';
 
 /** A command was called with arguments that cannot work: exit code 2. */
@@ -5,14 +6,23 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+// A key's secret given alone (38 base62 characters, prefix and identifier cut off: `keys revoke
+// <secret>`, a key pasted into the wrong option). Mixed case or digits with letters: a long plain
+// word (a brand name) is not one.
+const BARE_SECRET = /[0-9A-Za-z]{32,}/g;
+const looksRandom = (run: string) =>
+  (/[A-Z]/.test(run) && /[a-z]/.test(run)) || (/\d/.test(run) && /[A-Za-z]/.test(run));
+
 /**
  * A message as a terminal may print it: a control character from the input it quotes (a run id
  * or prompt key in an answers file) is written as its \uXXXX escape, so an escape sequence in a
- * file cannot retitle, clear or recolour the operator's terminal.
+ * file cannot retitle, clear or recolour the operator's terminal; and an API key it quotes (a
+ * mistaken argument or option) is masked down to its identifier, a bare secret wholly.
  */
-export function terminalSafe(text: string): string {
+export function printable(text: string): string {
+  const masked = redactSecrets(text).replace(BARE_SECRET, (run) => (looksRandom(run) ? '…[redacted]' : run));
   let safe = '';
-  for (const c of text) {
+  for (const c of masked) {
     const code = c.charCodeAt(0);
     safe += isControl(code) && c !== '\t' ? `\\u${code.toString(16).padStart(4, '0')}` : c;
   }

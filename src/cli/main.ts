@@ -7,7 +7,7 @@ import manifest from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config.ts';
 import { isSqliteBusy } from '../db/sqlite/busy.ts';
 import { DatabaseUnavailable } from '../errors.ts';
-import { terminalSafe, UsageError } from './errors.ts';
+import { printable, UsageError } from './errors.ts';
 import { COMMANDS, registerGroups } from './groups.ts';
 
 const program = new Command('sightline')
@@ -18,9 +18,9 @@ const program = new Command('sightline')
     writeErr: (text) => process.stderr.write(text),
     // A failure prints one line (docs/cli.md): commander's "(Did you mean …?)" joins its error's
     // line instead of starting one of its own. The commands inherit this from the program.
-    // The argument it quotes is escaped like every message's input (terminalSafe).
+    // The argument it quotes is escaped like every message's input (printable).
     outputError: (text, write) =>
-      write(`${terminalSafe(text.replace('\n(Did you mean', ' (Did you mean').trimEnd())}\n`),
+      write(`${printable(text.replace('\n(Did you mean', ' (Did you mean').trimEnd())}\n`),
   });
 
 const args = process.argv.slice(2);
@@ -65,6 +65,6 @@ try {
       : error instanceof Error
         ? error.message
         : String(error);
-  process.stderr.write(`sightline: ${terminalSafe(message.split('\n')[0] ?? '')}\n`);
+  process.stderr.write(`sightline: ${printable(message.split('\n')[0] ?? '')}\n`);
   process.exit(error instanceof UsageError || error instanceof ConfigError ? 2 : 1);
 }

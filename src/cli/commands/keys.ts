@@ -3,7 +3,6 @@
 import { type Command, Option } from 'commander';
 import { parseKey } from '../../auth/keys.ts';
 import { mintApiKey } from '../../auth/mint.ts';
-import { redactSecrets } from '../../auth/redact.ts';
 import { type ApiKeyRecord, findKeyForAuthentication, listKeys, revokeKey } from '../../db/api-keys.ts';
 import type { Db } from '../../db/connect.ts';
 import { findOrganizationBySlug, type Organization } from '../../db/organizations.ts';
@@ -122,8 +121,9 @@ export function register(program: Command): void {
       // The whole key names its identifier too; whatever was given, a secret is never printed back.
       const keyId = parseKey(given)?.keyId ?? given;
       if (!/^[0-9A-Za-z]{8}$/.test(keyId)) {
+        // Quoted only while too short to be a secret or much of one (a mistyped identifier).
         throw new UsageError(
-          `"${redactSecrets(keyId)}" is not a key identifier: expected the 8 characters after sl_live_`,
+          `${keyId.length <= 12 ? `"${keyId}"` : `a value of ${keyId.length} characters`} is not a key identifier: expected the 8 characters after sl_live_`,
         );
       }
       const revokedBefore = await withDatabase(async (db) => {

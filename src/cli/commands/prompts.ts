@@ -4,7 +4,7 @@ import { createPrompt, importPrompts, RowsRejected } from '../../db/catalog/prom
 import { requireBrand, requireCategory } from '../../db/catalog/refs.ts';
 import type { Ref } from '../../domain/catalog.ts';
 import { parsePromptCsv } from '../../domain/prompt-csv.ts';
-import { terminalSafe } from '../errors.ts';
+import { printable } from '../errors.ts';
 import { parseKeyOption, parseRefOption, withOrganization } from '../operator.ts';
 import { print, readStdin, readTextFile } from './support.ts';
 
@@ -71,7 +71,7 @@ export function register(program: Command): void {
           return await importPrompts(db, org.id, parsed.rows, fallback);
         } catch (error) {
           if (error instanceof RowsRejected)
-            for (const message of error.errors) process.stderr.write(`${source}: ${terminalSafe(message)}\n`);
+            for (const message of error.errors) process.stderr.write(`${source}: ${printable(message)}\n`);
           throw error;
         }
       });

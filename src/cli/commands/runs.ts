@@ -14,7 +14,7 @@ import { findRunId, findRunOrganization } from '../../db/run-writes.ts';
 import type { ImportProgress, ImportRejected, ImportSummary } from '../../ingest/import.ts';
 import { setRunPublished } from '../../ingest/runs.ts';
 import { afterRunPublished } from '../../recommendations/after-publish.ts';
-import { terminalSafe, UsageError } from '../errors.ts';
+import { printable, UsageError } from '../errors.ts';
 import { parseLimit } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
 import { cannotRead, monitorLogger, print, withDatabase } from './support.ts';
@@ -116,7 +116,7 @@ function reportRejection(error: ImportRejected, file: string): void {
   const name = file === '-' ? 'stdin' : file;
   // Line 0 is the input as a whole (one without answers): named without a line.
   for (const e of error.errors)
-    process.stderr.write(`${name}${e.line > 0 ? `:${e.line}` : ''}: ${terminalSafe(e.message)}\n`);
+    process.stderr.write(`${name}${e.line > 0 ? `:${e.line}` : ''}: ${printable(e.message)}\n`);
   const hidden = error.errorCount - error.errors.length;
   if (hidden > 0) process.stderr.write(`… and ${hidden} more problem(s)\n`);
 }
