@@ -575,7 +575,7 @@ describe('two imports of the same answers at once', () => {
         assert.ok(lost[0] instanceof ImportRaced, String(lost[0]));
         assert.equal(
           lost[0].message,
-          'another import wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
+          'another import, a publish or monitoring wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
         );
       } else {
         // One after the other: the second found every answer stored.
@@ -596,6 +596,58 @@ describe('two imports of the same answers at once', () => {
       assert.deepEqual([rerun.imported, rerun.alreadyPresent], [0, lines.length]);
     }
     assert.ok(raced, 'no attempt raced');
+  });
+
+  it('a run completed and published after the check is not reopened by the running answers checked before', async () => {
+    const db = ctx.dbs.primary;
+    const inRun = (prompt: string, minute: number, runStatus: string) =>
+      line({
+        run: 'crm/race',
+        prompt,
+        runStatus,
+        capturedAt: `2026-03-01T10:${minute}:00Z`,
+        answerText: 'Globex.',
+      });
+    await importAnswers(db, [inRun('best-crm', 10, 'running')], { now: NOW });
+    // The run's line is checked with the first 500; the rest (another run's answers) keep the check
+    // going while another import completes and publishes the run.
+    const others = Array.from({ length: 600 }, (_, i) =>
+      line({
+        run: 'crm/other',
+        prompt: 'cheap-crm',
+        externalKey: `o-${i}`,
+        capturedAt: '2026-03-01T11:00:00Z',
+        answerText: 'Initech.',
+      }),
+    );
+    let reads = 0;
+    let completed = {};
+    const racing = async function* () {
+      reads++;
+      yield inRun('cheap-crm', 20, 'running');
+      yield* others;
+      if (reads === 1) {
+        await importAnswers(db, [inRun('best-crm', 30, 'completed')], { now: NOW, publish: true });
+        completed = await counts(db);
+      }
+    };
+    await assert.rejects(importAnswers(db, racing, { now: NOW }), ImportRaced);
+    assert.deepEqual(await counts(db), completed, 'nothing written past the other import');
+    const run = await db
+      .selectFrom('runs')
+      .select(['status', 'finished_at', 'published_at'])
+      .where('external_id', '=', 'crm/race')
+      .executeTakeFirstOrThrow();
+    assert.equal(run.status, 'completed');
+    assert.ok(run.finished_at !== null && run.published_at !== null, JSON.stringify(run));
+    // Run again, it is checked against the completed run, as any import after it would be.
+    await assert.rejects(importAnswers(db, racing, { now: NOW }), (error) => {
+      assert.ok(error instanceof ImportRejected);
+      assert.deepEqual(error.errors, [
+        { line: 1, message: 'run "crm/race" is already completed; its lines must say runStatus "completed"' },
+      ]);
+      return true;
+    });
   });
 });
 

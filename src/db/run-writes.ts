@@ -1,8 +1,23 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 import type { RunPromptsTable, RunsTable } from './types.ts';
 
 // The writes an import and the publish commands make to runs, and the reads they decide from.
+
+/**
+ * The state of runs an import is about to describe, read in its transaction: on PostgreSQL their
+ * rows locked until it commits (SQLite's write transaction holds the whole database already), so
+ * what it compares with its check pass cannot change before its own write.
+ */
+export function lockedRunStates(db: Db, orgId: number, runIds: readonly number[]) {
+  const query = db
+    .selectFrom('runs')
+    .select(['id', 'status', 'published_at as publishedAt'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', runIds);
+  return (isPostgres(db) ? query.forUpdate() : query).execute();
+}
 
 export function insertRuns(db: Db, rows: readonly Insertable<RunsTable>[]) {
   return db.insertInto('runs').values(rows).returning(['id', 'org_id', 'external_id']).execute();

@@ -7,7 +7,7 @@ import { answerAnalysis, defaultAnalysisThreads } from './analysis.ts';
 import { type CheckOptions, check } from './check.ts';
 import { type AnswerSource, answerKey, readLines, resolve, runKey } from './lines.ts';
 import { Lookups } from './lookups.ts';
-import { createRuns, describeRuns, type RunPlan } from './runs.ts';
+import { createRuns, describeRuns, type RunPlan, runsChangedSinceCheck } from './runs.ts';
 import { AnswerWriter, type PendingAnswer } from './writer.ts';
 
 // Importing captured answers (docs/ingest.md). Two passes over the input: the first checks every
@@ -61,11 +61,11 @@ export interface ImportSummary {
 
 const BATCH = 500;
 
-/** Another import wrote the same answers or runs between this one's check and its write. */
+/** Another writer changed the same answers or runs between this import's check and its write. */
 export class ImportRaced extends Error {
-  constructor(cause: unknown) {
+  constructor(cause?: unknown) {
     super(
-      'another import wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
+      'another import, a publish or monitoring wrote some of the same runs or answers first; nothing was imported. Run it again: it is idempotent',
       { cause },
     );
     this.name = 'ImportRaced';
@@ -149,6 +149,7 @@ export async function importAnswers(
     const runs: ImportedRun[] = [];
     const refreshes: { orgId: number; runIds: number[] }[] = [];
     for (const [orgId, orgPlans] of Map.groupBy(plans.values(), (p) => p.orgId)) {
+      if (await runsChangedSinceCheck(trx, orgId, orgPlans)) throw new ImportRaced();
       // Only runs that gained answers or changed state need describing and re-aggregating.
       const changed = orgPlans.filter((p) => (added.get(p) ?? 0) > 0 || p.existing?.status !== p.status);
       await describeRuns(

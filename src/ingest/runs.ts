@@ -4,6 +4,7 @@ import {
   describeRun,
   findRunVisibility,
   insertRuns,
+  lockedRunStates,
   monitoredPromptCounts,
   runAnswerSpans,
   setRunPublishedAt,
@@ -86,6 +87,28 @@ export async function createRuns(
     for (const p of batch) ids.set(p, byKey.get(`${p.orgId}:${p.externalId}`) as number);
   }
   return ids;
+}
+
+/**
+ * Whether a run among `plans` that existed at the check has since changed status or publication
+ * (another import, a publish command or monitoring finished or published it meanwhile): writing
+ * the check's plan over it would undo that, reopening a completed run. Read in the import's
+ * transaction, locked until it ends.
+ */
+export async function runsChangedSinceCheck(db: Db, orgId: number, plans: readonly RunPlan[]) {
+  for (const batch of chunks(plans.filter((p) => p.existing))) {
+    const states = await lockedRunStates(
+      db,
+      orgId,
+      batch.map((p) => p.existing?.id as number),
+    );
+    const now = new Map(states.map((r) => [r.id, r]));
+    for (const { existing } of batch) {
+      const state = now.get(existing?.id as number);
+      if (state?.status !== existing?.status || state?.publishedAt !== existing?.publishedAt) return true;
+    }
+  }
+  return false;
 }
 
 /** Sets each run's status, times and prompt counts from the answers it now has. */
