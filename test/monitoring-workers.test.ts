@@ -290,3 +290,43 @@ it('through the queue, lets go of an ask whose answer failed to store, and asks 
     [true],
   );
 });
+
+it('through the queue, a worker told to stop finishes the ask it is asking before it returns', {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const db = ctx.dbs.primary;
+  const { runId } = await oneAskRun('epsilon');
+  const before = fakes.chatgpt.requests.length;
+  // A request an earlier test's killed worker left held is let go first.
+  fakes.chatgpt.release();
+  fakes.chatgpt.fallback = { kind: 'hold' };
+  const deps = askDeps(db, fakes.env, { leaseMs: 1000, owner: 'stopping-worker' });
+  const stop = new AbortController();
+  const working = runWorker(
+    deps,
+    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 1, pollMs: 200, configured: deps.configured },
+    stop.signal,
+  );
+  let returned = false;
+  void working.then(() => {
+    returned = true;
+  });
+  try {
+    for (let i = 0; i < 300 && fakes.chatgpt.held === 0; i++) await sleep(50);
+    assert.equal(fakes.chatgpt.held, 1, 'the worker is asking');
+    stop.abort();
+    // Several leases long: the worker still renews its ask's lease and waits for the answer.
+    await sleep(3_000);
+    assert.equal(returned, false, 'the worker waits for its ask');
+  } finally {
+    fakes.chatgpt.fallback = { kind: 'answer' };
+    fakes.chatgpt.release();
+    await working;
+  }
+  assert.equal(fakes.chatgpt.requests.length - before, 1, 'asked once');
+  const [ask] = await asksOf(runId);
+  assert.deepEqual([ask?.state, ask?.attempts], ['done', 1]);
+  assert.notEqual(ask?.response_id, null);
+  assert.deepEqual(deps.log.lines.filter((l) => l.fields.event === 'worker_stopped').length, 1);
+});

@@ -39,6 +39,8 @@ export async function startAskQueue(
   // The asks this process holds a job for: the feed queues another job for an ask that waits for a
   // turn (still unclaimed, so claimable), which would wait for a turn of its own only to find it taken.
   const held = new Set<number>();
+  // The asks this process is working on: stop waits for every one of them (below).
+  const running = new Set<Promise<void>>();
   // `short`: at most one queued job per ask (singletonKey), so feeding the same ask again while
   // its job waits adds nothing; but no limit on active ones. Under `stately` (one queued and one
   // active) the job of a worker that died stayed active until it expired (15 minutes) and held
@@ -58,9 +60,12 @@ export async function startAskQueue(
     async ([job]) => {
       if (!job || held.has(job.data.askId)) return;
       held.add(job.data.askId);
+      const work = askOrLetGo(deps, job.data.askId, AbortSignal.any([stopping.signal, job.signal]));
+      running.add(work);
       try {
-        await askOrLetGo(deps, job.data.askId, AbortSignal.any([stopping.signal, job.signal]));
+        await work;
       } finally {
+        running.delete(work);
         held.delete(job.data.askId);
       }
     },
@@ -76,9 +81,15 @@ export async function startAskQueue(
       );
       return ids.length;
     },
-    stop: () => {
+    async stop() {
       stopping.abort();
-      return boss.stop({ graceful: true, timeout: 120_000 });
+      // No new job; then every ask claimed here is finished, however long its engine takes (its
+      // retries and waits can pass two minutes). pg-boss's own graceful stop gives up after its
+      // timeout: the worker then closed the database under asks still in flight, whose leases ran
+      // out and which another worker asked (and paid for) again.
+      await boss.offWork(ASK_QUEUE, { wait: false });
+      await Promise.allSettled(running);
+      await boss.stop({ graceful: true, timeout: 30_000 });
     },
   };
 }
