@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
+import { restartEmptySequences } from '../src/db/demo.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
@@ -583,5 +584,27 @@ describe('PostgreSQL: the analytics windows planned once per connection', () => 
         .sort(),
       ['brand', 'key'],
     );
+  });
+});
+
+describe('PostgreSQL: the demo after a seed killed midway', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx?.close());
+
+  it('restarts the ids of empty tables, which a rolled-back seed drew, and leaves the others', async () => {
+    const db = ctx.dbs.primary;
+    const orgId = await insertOrg(db, 'kept');
+    // What a killed seed leaves: its rows rolled back, the ids it drew gone for good.
+    await sql`select nextval(pg_get_serial_sequence(t, 'id')) from unnest(array['brands', 'organizations']) t, generate_series(1, 10)`.execute(
+      db,
+    );
+    await restartEmptySequences(db);
+    const brand = await BrandFixture.insert(db, orgId, { name: 'First' });
+    assert.equal(brand.brandId, 1);
+    // The organizations table is not empty: its ids go on after the ones drawn.
+    assert.equal(await insertOrg(db, 'next'), orgId + 11);
   });
 });

@@ -1,7 +1,8 @@
 // The demo generator's writes (src/demo): rows it has shaped itself, with the timestamps and the
 // fields (is_demo, merges, executive summaries) no operator command sets, written as given.
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from './connect.ts';
+import { isPostgres } from './migrations/column-types.ts';
 import type { Database } from './types.ts';
 
 type WithId = 'organizations' | 'users' | 'brands' | 'categories' | 'prompts';
@@ -36,4 +37,26 @@ export async function demoSeedConflict(db: Db, orgSlugs: readonly string[]): Pro
   if (taken.length > 0) return `organization "${taken[0]?.slug}" already exists`;
   const brand = await db.selectFrom('brands').select('id').limit(1).executeTakeFirst();
   return brand ? 'it already has brands' : undefined;
+}
+
+/**
+ * On PostgreSQL, restarts the id sequence of every empty table: a seed killed midway rolled its
+ * rows back but not the ids it drew (sequences stand outside transactions), so the next seed's
+ * brand 9 came out 19 and it refused to go on, and every retry drew ten more. SQLite rolls its
+ * ids back with the rows.
+ */
+export async function restartEmptySequences(db: Db): Promise<void> {
+  if (!isPostgres(db)) return;
+  const { rows } = await sql<{ table: string; sequence: string }>`
+    select c.relname as "table", pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) as "sequence"
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_attribute a on a.attrelid = c.oid
+    where n.nspname = current_schema() and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped
+      and pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) is not null`.execute(db);
+  for (const { table, sequence } of rows) {
+    await sql`select setval(${sequence}::regclass, 1, false) where not exists (select from ${sql.table(table)})`.execute(
+      db,
+    );
+  }
 }

@@ -3,7 +3,7 @@
 // recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
-import { demoSeedConflict } from '../db/demo.ts';
+import { demoSeedConflict, restartEmptySequences } from '../db/demo.ts';
 import { refreshPlannerStatistics } from '../db/statistics.ts';
 import { BRANDS } from './brands.ts';
 import { type BrandSpec, ORGS } from './catalog.ts';
@@ -58,6 +58,7 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
         `cannot seed the demo into this database: ${conflict}; use a fresh database`,
       );
     }
+    await restartEmptySequences(trx);
     const ids = await writeCatalog(trx, anchor);
     // The import's clock is the anchor too: every answer was captured before it, and the rows the
     // import stamps with its clock come out the same for any moment of the day.
