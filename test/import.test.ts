@@ -751,5 +751,11 @@ describe('an answers file that changes while it is imported', () => {
       },
     );
     assert.deepEqual(await counts(ctx.dbs.primary), unchanged);
+    // Read before the whole file is hashed: a line naming a run the check never met stops at once.
+    await assert.rejects(
+      importChanging(path, () => writeFileSync(path, original.replace('crm/rewritten', 'crm/rewrittem'))),
+      { message: 'line 1 changed while importing; nothing was imported' },
+    );
+    assert.deepEqual(await counts(ctx.dbs.primary), unchanged);
   });
 });

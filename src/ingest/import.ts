@@ -124,7 +124,9 @@ export async function importAnswers(
         if ('errors' in resolved)
           throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
         if (present.has(answerKey(resolved.orgId, resolved.key))) continue;
-        const plan = plans.get(runKey(resolved.orgId, resolved.line.run)) as RunPlan;
+        const plan = plans.get(runKey(resolved.orgId, resolved.line.run));
+        // A run the check never met: the line names another run now.
+        if (!plan) throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
         added.set(plan, (added.get(plan) ?? 0) + 1);
         batch.push({
           orgId: resolved.orgId,
