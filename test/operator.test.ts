@@ -254,7 +254,7 @@ describe('operator set-up and import through the CLI', () => {
     assert.equal(await countResponses(), 0);
   });
 
-  it('reads --org as a slug: an organization id there names no organization', async () => {
+  it('reads --org as a slug, once: an organization id there names no organization', async () => {
     const acme = await ctx.dbs.primary
       .selectFrom('organizations')
       .select('id')
@@ -265,7 +265,21 @@ describe('operator set-up and import through the CLI', () => {
     const before = await countResponses();
     const result = cli(['runs', 'import', '-', '--org', String(acme.id)], line);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, new RegExp(`^stdin:1: organization "${acme.id}" does not exist$`, 'm'));
+    // Said once, before any line is read: not on every line of the file.
+    assert.equal(
+      result.stderr,
+      `sightline: organization "${acme.id}" does not exist (see: sightline orgs list)\n`,
+    );
+    // No slug at all: a usage error, one line.
+    for (const org of ['ACME', '']) {
+      const refused = cli(['runs', 'import', '-', '--org', org], `${line}\n${line}`);
+      assert.equal(refused.status, 2, org);
+      assert.match(
+        refused.stderr,
+        /^error: option '--org <slug>' argument '.*' is invalid\. expected 1-40 lowercase/,
+      );
+      assert.equal(refused.stderr.split('\n').length, 2);
+    }
     assert.equal(await countResponses(), before);
   });
 

@@ -17,7 +17,7 @@ import { afterRunPublished } from '../../recommendations/after-publish.ts';
 import { printable, UsageError } from '../errors.ts';
 import { parseLimit } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { cannotRead, monitorLogger, print, withDatabase } from './support.ts';
+import { cannotRead, monitorLogger, parseSlug, print, withDatabase } from './support.ts';
 
 /** The input as a file that can be read twice: `-` (stdin) is copied to a temporary file first. */
 async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promise<T> {
@@ -212,7 +212,11 @@ export function register(program: Command): void {
     .argument('<file>', 'NDJSON file, or - for stdin')
     // A slug, as every command's --org: read as a ref, digits named an organization by id, and an
     // import meant for an organization whose slug is digits went into another.
-    .option('--org <slug>', 'organization of lines that name none; lines naming another are refused')
+    .option(
+      '--org <slug>',
+      'organization of lines that name none; lines naming another are refused',
+      parseSlug,
+    )
     .option('--publish', 'publish the completed runs the file touches')
     .option('--max-errors <n>', 'problems to list before only counting them (default 100)', parseLimit)
     .action(async (file: string, options: { org?: string; publish?: boolean; maxErrors?: number }) => {
@@ -227,14 +231,16 @@ export function register(program: Command): void {
         const progress = await progressReporter(path);
         try {
           const result = await withAnswersFile(path, (lines) =>
-            withDatabase((db) =>
-              importAnswers(db, lines, {
+            withDatabase(async (db) => {
+              // Said once, not on every line of the file.
+              if (options.org !== undefined) await requireOrganization(db, options.org);
+              return importAnswers(db, lines, {
                 organization: options.org,
                 publish: options.publish,
                 maxErrors: options.maxErrors,
                 onProgress: (p) => progress.update(p),
-              }),
-            ),
+              });
+            }),
           );
           progress.stop();
           return result;
