@@ -67,6 +67,43 @@ describe('the same catalog name added several times at once', () => {
     );
   });
 
+  it('knows a name again in another case of letters outside ASCII, as both databases store it', async () => {
+    const db = ctx.dbs.primary;
+    const brand = await createBrand(db, orgId, { name: 'École Pro' });
+    for (const name of ['École Pro', 'ÉCOLE PRO', 'école pro']) {
+      await assert.rejects(
+        createBrand(db, orgId, { name }),
+        /^CatalogError: a brand named "École Pro" already exists/,
+      );
+    }
+    const other = await createBrand(db, orgId, { name: 'Über' });
+    await assert.rejects(updateBrand(db, other, { name: 'ÉCOLE pro' }), /a brand named "École Pro"/);
+    await createCategory(db, brand, { name: 'Ärzte' });
+    await assert.rejects(
+      createCategory(db, brand, { name: 'ÄRZTE' }),
+      /already has a category named "Ärzte"/,
+    );
+  });
+
+  it('two changes to one brand at once, each from the brand as read before: both are kept', async () => {
+    const db = ctx.dbs.primary;
+    const read = await createBrand(db, orgId, { name: 'Basecamp' });
+    await Promise.all([
+      updateBrand(db, read, { name: 'Basecamp 4' }),
+      updateBrand(db, read, { status: 'paused' }),
+      updateBrand(db, read, { website: 'https://basecamp.example' }),
+    ]);
+    const stored = await db
+      .selectFrom('brands')
+      .select(['name', 'status', 'website'])
+      .where('id', '=', read.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      { ...stored },
+      { name: 'Basecamp 4', status: 'paused', website: 'https://basecamp.example' },
+    );
+  });
+
   it('imports the same prompts file five times at once as once, then as unchanged', async () => {
     const db = ctx.dbs.primary;
     const brand = await createBrand(db, orgId, { name: 'Asana' });

@@ -9,6 +9,9 @@ export class InvalidInput extends Error {
   override name = 'InvalidInput';
 }
 
+/** Whether two names are one, whatever their letters' case (in any script). */
+export const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 /** The code of the first control character (`isControl`) in `text`, or undefined. */
 export function controlCharacter(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {

@@ -1,5 +1,6 @@
 import {
   type EditableBrandStatus,
+  sameName,
   validAliases,
   validExternalKey,
   validName,
@@ -24,13 +25,10 @@ export interface BrandChanges extends Partial<BrandInput> {
 }
 
 async function assertNameFree(db: Db, orgId: number, name: string, exceptId?: number): Promise<void> {
-  let query = db
-    .selectFrom('brands')
-    .select(['id', 'name'])
-    .where('org_id', '=', orgId)
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  let query = db.selectFrom('brands').select(['id', 'name']).where('org_id', '=', orgId);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-  const clash = await query.executeTakeFirst();
+  // Compared here, not with SQL's lower(): SQLite's folds ASCII alone ("ÉCOLE" twice passed).
+  const clash = (await query.execute()).find((row) => sameName(row.name, name));
   if (clash)
     throw new CatalogError(
       `a brand named "${clash.name}" already exists in this organization (id ${clash.id})`,
@@ -76,22 +74,26 @@ export async function createBrand(db: Db, orgId: number, input: BrandInput): Pro
 
 /** Applies the changes given; a merged brand is read-only (edit the brand it was merged into). */
 export async function updateBrand(db: Db, brand: BrandRecord, changes: BrandChanges): Promise<BrandRecord> {
-  if (brand.status === 'merged') {
-    throw new CatalogError(
-      `brand ${brand.id} (${brand.name}) was merged into another brand; edit that brand instead`,
-    );
-  }
-  const next: BrandRecord = { ...brand };
-  if (changes.name !== undefined) next.name = validName(changes.name, 'brand name');
-  if (changes.website !== undefined)
-    next.website = changes.website.trim() === '' ? '' : validWebsite(changes.website);
-  if (changes.aliases !== undefined) next.aliases = validAliases(changes.aliases, next.name);
-  if (changes.externalKey !== undefined) next.externalKey = validExternalKey(changes.externalKey);
-  if (changes.status !== undefined) next.status = changes.status;
-  await inCatalogTransaction(db, brand.orgId, async (trx) => {
-    if (changes.name !== undefined) await assertNameFree(trx, brand.orgId, next.name, brand.id);
+  return inCatalogTransaction(db, brand.orgId, async (trx) => {
+    // Read again under the organization's lock: `brand` was read before it, and writing every
+    // column from it undid what another command changed meanwhile (a rename beside a pause).
+    const current = await findBrand(trx, brand.orgId, brand.id);
+    if (!current) throw new CatalogError(`brand ${brand.id} does not exist`);
+    if (current.status === 'merged') {
+      throw new CatalogError(
+        `brand ${current.id} (${current.name}) was merged into another brand; edit that brand instead`,
+      );
+    }
+    const next: BrandRecord = { ...current };
+    if (changes.name !== undefined) next.name = validName(changes.name, 'brand name');
+    if (changes.website !== undefined)
+      next.website = changes.website.trim() === '' ? '' : validWebsite(changes.website);
+    if (changes.aliases !== undefined) next.aliases = validAliases(changes.aliases, next.name);
+    if (changes.externalKey !== undefined) next.externalKey = validExternalKey(changes.externalKey);
+    if (changes.status !== undefined) next.status = changes.status;
+    if (changes.name !== undefined) await assertNameFree(trx, current.orgId, next.name, current.id);
     if (next.externalKey !== null && changes.externalKey !== undefined)
-      await assertKeyFree(trx, brand.orgId, next.externalKey, brand.id);
+      await assertKeyFree(trx, current.orgId, next.externalKey, current.id);
     await trx
       .updateTable('brands')
       .set({
@@ -102,9 +104,9 @@ export async function updateBrand(db: Db, brand: BrandRecord, changes: BrandChan
         status: next.status,
         updated_at: new Date().toISOString(),
       })
-      .where('org_id', '=', brand.orgId)
-      .where('id', '=', brand.id)
+      .where('org_id', '=', current.orgId)
+      .where('id', '=', current.id)
       .execute();
+    return next;
   });
-  return next;
 }

@@ -1,4 +1,4 @@
-import { characters, hasStrayControl, validExternalKey, validName } from '../../domain/catalog.ts';
+import { characters, hasStrayControl, sameName, validExternalKey, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
@@ -32,13 +32,15 @@ export async function createCategory(
     );
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
   const row = await inCatalogTransaction(db, brand.orgId, async (trx) => {
-    const clash = await trx
-      .selectFrom('categories')
-      .select(['id', 'name'])
-      .where('org_id', '=', brand.orgId)
-      .where('brand_id', '=', brand.id)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
-      .executeTakeFirst();
+    // Compared here, not with SQL's lower(): SQLite's folds ASCII alone.
+    const clash = (
+      await trx
+        .selectFrom('categories')
+        .select(['id', 'name'])
+        .where('org_id', '=', brand.orgId)
+        .where('brand_id', '=', brand.id)
+        .execute()
+    ).find((row) => sameName(row.name, name));
     if (clash)
       throw new CatalogError(
         `brand ${brand.id} already has a category named "${clash.name}" (id ${clash.id})`,
