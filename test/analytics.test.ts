@@ -538,6 +538,59 @@ describe('analytics', () => {
       assert.deepEqual([visible[10].share, visible[10].shareDeltaSuppressedReason], [0, 'no_prior']);
     });
 
+    it('names such a competitor by its lowest id whichever of its categories the window mentions it in', async () => {
+      const t = await tenant('voices-window');
+      const f = t.fixture;
+      const [one, two] = [await f.category('One'), await f.category('Two')];
+      const [p1, p2] = [await f.prompt(one), await f.prompt(two)];
+      const initechA = await f.competitor(one, 'Initech', { canonicalKey: 'initech' });
+      const initechB = await f.competitor(two, 'Initech Corp', { canonicalKey: 'initech' });
+      await f.run({
+        category: one,
+        finishedAt: '2026-02-01T10:00:00.000Z',
+        answers: [{ prompt: p1, mentions: [{ competitor: initechA, rank: 1 }] }],
+      });
+      await f.run({
+        category: two,
+        finishedAt: '2026-03-12T10:00:00.000Z',
+        answers: [{ prompt: p2, mentions: [{ competitor: initechB, rank: 1 }] }],
+      });
+      // 7 days: only the second category's mention; 90 days: both.
+      for (const [range, mentions] of [
+        ['7d', 1],
+        ['90d', 2],
+      ] as const) {
+        const body = await t.get(`/api/brands/${f.brandId}/analytics/?range=${range}`);
+        const entry = body.shareOfVoice.visible.find((v: { isUserBrand: boolean }) => !v.isUserBrand);
+        assert.deepEqual(
+          [entry.id, entry.categoryId, entry.name, entry.mentions],
+          [String(initechA), null, 'Initech', mentions],
+          range,
+        );
+      }
+    });
+
+    it('counts only live categories as tracking a competitor: an archived one tracks it no more', async () => {
+      const t = await tenant('voices-archived');
+      const f = t.fixture;
+      const old = await f.category('Old', { archived: true });
+      const live = await f.category('Live');
+      const umbrellaOld = await f.competitor(old, 'Umbrella', { canonicalKey: 'umbrella' });
+      const umbrella = await f.competitor(live, 'Umbrella Corp', { canonicalKey: 'umbrella' });
+      assert.ok(umbrellaOld < umbrella);
+      await f.run({
+        category: live,
+        finishedAt: '2026-03-12T10:00:00.000Z',
+        answers: [{ prompt: await f.prompt(live), mentions: [{ competitor: umbrella, rank: 1 }] }],
+      });
+      const body = await t.get(`/api/brands/${f.brandId}/analytics/`);
+      const entry = body.shareOfVoice.visible.find((v: { isUserBrand: boolean }) => !v.isUserBrand);
+      assert.deepEqual(
+        [entry.id, entry.categoryId, entry.name],
+        [String(umbrella), String(live), 'Umbrella Corp'],
+      );
+    });
+
     it('keeps to the category’s own prompts at category scope', async () => {
       const body = await t.get(`/api/categories/${first}/analytics/`);
       const globex = body.shareOfVoice.visible[0];

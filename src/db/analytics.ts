@@ -507,15 +507,23 @@ export async function brandCompetitors(db: Db, orgId: number, brandId: number): 
   const { rows } = await windowLookup(db, 'brandCompetitors', { orgId, brandId }, ({ orgId, brandId }) =>
     db
       .selectFrom('competitors')
-      .select(['id', 'category_id', 'name', 'canonical_key'])
-      .where('org_id', '=', orgId)
-      .where('brand_id', '=', brandId),
+      .innerJoin('categories', 'categories.id', 'competitors.category_id')
+      .select([
+        'competitors.id',
+        'competitors.category_id',
+        'competitors.name',
+        'competitors.canonical_key',
+        'categories.is_archived',
+      ])
+      .where('competitors.org_id', '=', orgId)
+      .where('competitors.brand_id', '=', brandId),
   );
   return rows.map((r) => ({
     id: r.id,
     categoryId: r.category_id,
     name: r.name,
     canonicalKey: r.canonical_key,
+    live: !r.is_archived,
   }));
 }
 

@@ -466,6 +466,8 @@ export interface CompetitorInfo {
   categoryId: number;
   name: string;
   canonicalKey: string;
+  /** Whether its category is live (an archived category's competitors are tracked no more). */
+  live: boolean;
 }
 
 export interface ShareItem extends EntityStats {
@@ -523,6 +525,13 @@ function addTally(
  */
 export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; hidden: ShareItem[] } {
   const info = new Map(input.competitors.map((c) => [c.id, c]));
+  // The entries that track a competitor: at brand scope those of live categories, at category
+  // scope the category's own.
+  const scope = input.brand.categoryId;
+  const tracked = Map.groupBy(
+    input.competitors.filter((c) => (scope === null ? c.live : c.categoryId === scope)),
+    (c) => c.canonicalKey,
+  );
   const entities = new Map<string, Entity>();
   const entityOf = (competitorId: number | null): Entity | undefined => {
     if (competitorId === null) return entities.get(BRAND_KEY);
@@ -530,20 +539,21 @@ export function shareOfVoice(input: ShareOfVoiceInput): { visible: ShareItem[]; 
     if (!competitor) return undefined;
     let entity = entities.get(competitor.canonicalKey);
     if (!entity) {
+      // Named by the lowest id of all its categories' entries, and in them all, whichever of them
+      // the window's answers mention: an entry's id and category do not move with the window.
+      const all = tracked.get(competitor.canonicalKey) ?? [competitor];
+      const first = all.reduce((a, b) => (b.id < a.id ? b : a));
       entity = {
         key: competitor.canonicalKey,
-        id: competitor.id,
-        categoryIds: new Set(),
-        name: competitor.name,
+        id: first.id,
+        categoryIds: new Set(all.map((c) => c.categoryId)),
+        name: first.name,
         isUserBrand: false,
         tally: { mentions: 0, valueWeighted: 0, rankWeighted: 0, rankWeight: 0, domains: new Map() },
         previousMentions: 0,
       };
       entities.set(competitor.canonicalKey, entity);
     }
-    // The lowest id names a competitor tracked in several categories.
-    if (competitor.id < entity.id) Object.assign(entity, { id: competitor.id, name: competitor.name });
-    entity.categoryIds.add(competitor.categoryId);
     return entity;
   };
 
