@@ -10,6 +10,7 @@ import {
   findBrandMonitoring,
   findMonitorRun,
   finishAsk,
+  renewLeases,
   updateRunProgress,
 } from '../src/db/monitoring.ts';
 import { planRuns } from '../src/monitoring/plan.ts';
@@ -329,4 +330,59 @@ it('through the queue, a worker told to stop finishes the ask it is asking befor
   assert.deepEqual([ask?.state, ask?.attempts], ['done', 1]);
   assert.notEqual(ask?.response_id, null);
   assert.deepEqual(deps.log.lines.filter((l) => l.fields.event === 'worker_stopped').length, 1);
+});
+
+it("renews a worker's other leases while one of its asks is locked by its own store", {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const db = ctx.dbs.primary;
+  const runs = [await oneAskRun('zeta'), await oneAskRun('eta')];
+  const ids: number[] = [];
+  for (const { runId } of runs) {
+    const [ask] = await db.selectFrom('run_asks').select('id').where('run_id', '=', runId).execute();
+    assert.ok(ask);
+    ids.push(ask.id);
+  }
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await db
+    .updateTable('run_asks')
+    .set({ state: 'asking', lease_owner: 'locked-worker', lease_expires_at: past })
+    .where('id', 'in', ids)
+    .execute();
+  const until = new Date(Date.now() + 60_000).toISOString();
+  // The first ask's row held by a store waiting behind another writer.
+  const release = Promise.withResolvers<void>();
+  const locked = Promise.withResolvers<void>();
+  const storing = db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('run_asks')
+      .select('id')
+      .where('id', '=', ids[0] as number)
+      .forUpdate()
+      .execute();
+    locked.resolve();
+    await release.promise;
+  });
+  await locked.promise;
+  try {
+    const renewed = await Promise.race([
+      renewLeases(db, 'locked-worker', until).then(() => 'renewed'),
+      sleep(5_000).then(() => 'waited'),
+    ]);
+    assert.equal(renewed, 'renewed');
+    const leases = await db
+      .selectFrom('run_asks')
+      .select(['id', 'lease_expires_at'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      leases.map((l) => l.lease_expires_at),
+      [past, until],
+    );
+  } finally {
+    release.resolve();
+    await storing;
+  }
 });

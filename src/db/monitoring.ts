@@ -530,13 +530,23 @@ export async function uncountAsk(db: Db, orgId: number, month: string): Promise<
     .execute();
 }
 
-/** Extends the leases `owner` holds on the asks it is still asking. */
+/**
+ * Extends the leases `owner` holds on the asks it is still asking. On PostgreSQL an ask whose row
+ * is locked (its answer being stored, by this very process, and waiting behind another writer) is
+ * passed over: waiting for it held back every other lease of the process until they ran out, and
+ * other workers asked those asks again. The locked one needs none: its store ends it done, and a
+ * claim of it waits for that store and then finds it done.
+ */
 export async function renewLeases(db: Db, owner: string, leaseUntil: string): Promise<void> {
+  const mine = db
+    .selectFrom('run_asks')
+    .select('id')
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'asking');
   await db
     .updateTable('run_asks')
     .set({ lease_expires_at: leaseUntil })
-    .where('lease_owner', '=', owner)
-    .where('state', '=', 'asking')
+    .where('id', 'in', isPostgres(db) ? mine.forUpdate().skipLocked() : mine)
     .execute();
 }
 

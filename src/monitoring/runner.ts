@@ -20,12 +20,21 @@ export interface RunnerOptions {
 
 /** Keeps this worker's leases alive while it asks, so only a dead worker's asks run out. */
 export function heartbeat(deps: AskDeps): { stop(): void } {
+  // One renewal at a time: renewals piling up behind a slow one each held a connection, until the
+  // pool had none left for the asks' own writes.
+  let renewing = false;
   const timer = setInterval(
     () => {
+      if (renewing) return;
+      renewing = true;
       const until = new Date(deps.clock().getTime() + deps.leaseMs).toISOString();
-      renewLeases(deps.db, deps.owner, until).catch((error: unknown) =>
-        deps.log.error({ event: 'lease_renewal_failed', err: String(error) }, 'could not renew ask leases'),
-      );
+      renewLeases(deps.db, deps.owner, until)
+        .catch((error: unknown) =>
+          deps.log.error({ event: 'lease_renewal_failed', err: String(error) }, 'could not renew ask leases'),
+        )
+        .finally(() => {
+          renewing = false;
+        });
     },
     Math.max(100, Math.floor(deps.leaseMs / 3)),
   );
