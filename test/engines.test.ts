@@ -685,21 +685,43 @@ describe('limits and metrics', () => {
     assert.equal(second, 135);
   });
 
-  /** ChatGPT with these requests and tokens a minute, paced by a manual clock started at `start`. */
-  function chatgptOnClock(requestsPerMinute: string, tokensPerMinute: string) {
+  /** An engine with these requests and tokens a minute, paced by a manual clock started at `start`. */
+  function onClock(name: 'chatgpt' | 'claude', requestsPerMinute: string, tokensPerMinute: string) {
     reset();
     const clock = manualClock();
-    const chatgpt = createEngines(
+    const prefix = `SIGHTLINE_${name.toUpperCase()}`;
+    const engine = createEngines(
       loadConfig(
         env({
-          SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: requestsPerMinute,
-          SIGHTLINE_CHATGPT_TOKENS_PER_MINUTE: tokensPerMinute,
+          [`${prefix}_REQUESTS_PER_MINUTE`]: requestsPerMinute,
+          [`${prefix}_TOKENS_PER_MINUTE`]: tokensPerMinute,
         }),
       ).engines,
       { backoff: { initialDelayMs: 1, maxDelayMs: 5 }, clock },
-    ).get('chatgpt') as Engine;
-    return { clock, start: clock.now(), chatgpt };
+    ).get(name) as Engine;
+    return { clock, start: clock.now(), engine };
   }
+  const chatgptOnClock = (requestsPerMinute: string, tokensPerMinute: string) => {
+    const { engine, ...rest } = onClock('chatgpt', requestsPerMinute, tokensPerMinute);
+    return { ...rest, chatgpt: engine };
+  };
+
+  it("counts Claude's continuation of a paused turn as a request of the minute", async () => {
+    const { clock, start, engine: claude } = onClock('claude', '2', '0');
+    // Each ask's first request comes back paused and is continued: two requests an ask.
+    fakes.claude.script({ kind: 'pause' }, { kind: 'answer' }, { kind: 'pause' });
+    const endedAt: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const result = await claude.inTurn(PROMPT, (turn) =>
+        claude.ask({ prompt: PROMPT, context: CONTEXT }, { turn }),
+      );
+      assert.equal(result.outcome, 'answered');
+      endedAt.push((clock.now() - start) / 1000);
+    }
+    // Two a minute: the first ask's two requests fill the minute, so the second ask waits for it.
+    assert.deepEqual(endedAt, [0, 60]);
+    assert.equal(fakes.claude.requests.length, 4);
+  });
 
   it('counts a request from when it goes out, not from when it waited for tokens', async () => {
     const { clock, start, chatgpt } = chatgptOnClock('2', '20000');

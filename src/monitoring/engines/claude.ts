@@ -43,7 +43,7 @@ export function claudeAdapter(config: EngineConfig): EngineAdapter {
   return {
     name: 'claude',
     model: config.model,
-    async call(request, signal) {
+    async call(request, signal, nextRequest) {
       const messages: MessageParam[] = [{ role: 'user', content: request.prompt }];
       const usage: Usage = { inputTokens: 0, outputTokens: 0 };
       let webSearches = 0;
@@ -52,6 +52,7 @@ export function claudeAdapter(config: EngineConfig): EngineAdapter {
       let message: Message;
       const anthropic = await client();
       for (let turn = 0; ; turn++) {
+        if (turn > 0) await nextRequest();
         message = await anthropic.messages.create(
           {
             model: config.model,

@@ -119,8 +119,12 @@ export interface VendorReply {
 export interface EngineAdapter {
   readonly name: EngineName;
   readonly model: string;
-  /** Rejects on any failure; `signal` aborts the HTTP request (timeout, caller gave up). */
-  call(request: AskRequest, signal: AbortSignal): Promise<VendorReply>;
+  /**
+   * Rejects on any failure; `signal` aborts the HTTP request (timeout, caller gave up). An ask that
+   * sends a further request (Claude's continuation of a paused turn) awaits `nextRequest` before
+   * each: the engine's requests-per-minute window counts it too.
+   */
+  call(request: AskRequest, signal: AbortSignal, nextRequest: () => Promise<void>): Promise<VendorReply>;
 }
 
 /** Sources in order of first appearance, each URL once; a later title fills a missing one. */
