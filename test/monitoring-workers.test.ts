@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import type { EngineName } from '../src/config.ts';
 import {
   type AskFacts,
   claimAsk,
@@ -187,19 +188,17 @@ it('answers stored side by side on PostgreSQL each count the prompts the other f
   assert.deepEqual({ ...counted }, { completed_prompts: 2, total_prompts: 2 });
 });
 
-/** A run of one prompt on ChatGPT, planned for a brand of a new organization. */
-async function oneAskRun(slug: string): Promise<{ runId: number }> {
+/** A run of one prompt on ChatGPT (or these engines and samples), planned for a brand of a new organization. */
+async function oneAskRun(
+  slug: string,
+  engines: EngineName[] = ['chatgpt'],
+  samples = 1,
+): Promise<{ runId: number }> {
   const db = ctx.dbs.primary;
   const b = await monitoredBrand(db, await insertOrg(db, slug), 1);
   const monitoring = await findBrandMonitoring(db, b.orgId, b.brandId);
   assert.ok(monitoring);
-  const [run] = await planRuns(
-    db,
-    monitoring,
-    { engines: ['chatgpt'], samples: 1 },
-    new Set(['chatgpt']),
-    new Date(),
-  );
+  const [run] = await planRuns(db, monitoring, { engines, samples }, new Set(engines), new Date());
   assert.ok(run);
   return { runId: run.runId };
 }
@@ -384,5 +383,49 @@ it("renews a worker's other leases while one of its asks is locked by its own st
   } finally {
     release.resolve();
     await storing;
+  }
+});
+
+it('through the queue, asks the other engines while one waits for its rate limit', {
+  skip: !postgres && 'needs PostgreSQL (TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const db = ctx.dbs.primary;
+  // Planned c, p, c, p, …: ChatGPT one request a minute, one ask at a time; two asks at once.
+  const { runId } = await oneAskRun('theta', ['chatgpt', 'perplexity'], 4);
+  fakes.chatgpt.release();
+  const before = fakes.chatgpt.requests.length;
+  const deps = askDeps(
+    db,
+    { ...fakes.env, SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1', SIGHTLINE_CHATGPT_CONCURRENCY: '1' },
+    { owner: 'paced-worker' },
+  );
+  const stop = new AbortController();
+  const working = runWorker(
+    deps,
+    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 2, pollMs: 200, configured: deps.configured },
+    stop.signal,
+  );
+  const doneBy = async (engine: string) =>
+    (
+      await db
+        .selectFrom('run_asks')
+        .select('id')
+        .where('run_id', '=', runId)
+        .where('engine', '=', engine)
+        .where('state', '=', 'done')
+        .execute()
+    ).length;
+  try {
+    // ChatGPT's request of the minute may go to an ask an earlier test left claimable: counted by
+    // its requests, not by this run's asks.
+    const asked = () => fakes.chatgpt.requests.length - before;
+    const deadline = Date.now() + 20_000;
+    while (((await doneBy('perplexity')) < 4 || asked() < 1) && Date.now() < deadline) await sleep(100);
+    // Perplexity's four done, ChatGPT's one request: the rest wait for its next minute.
+    assert.deepEqual([await doneBy('perplexity'), asked()], [4, 1]);
+  } finally {
+    stop.abort();
+    await working;
   }
 });

@@ -670,6 +670,44 @@ describe('a monitoring run', () => {
     assert.equal((await findMonitorRun(ctx.dbs.primary, run.runId))?.status, 'running');
   });
 
+  it('asks the other engines while one waits for its rate limit, each keeping to its own turns', async () => {
+    const t = await tenant(1);
+    // ChatGPT: one request a minute, one ask at a time; Perplexity unlimited. Two asks at once.
+    const deps = askDeps(ctx.dbs.primary, {
+      ...fakes.env,
+      SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1',
+      SIGHTLINE_CHATGPT_CONCURRENCY: '1',
+    });
+    const stop = new AbortController();
+    const { run, work } = await runOnce(deps, t, {
+      engines: ['chatgpt', 'perplexity'],
+      samples: 4,
+      concurrency: 2,
+      signal: stop.signal,
+    });
+    const doneBy = async (engine: string) =>
+      (
+        await ctx.dbs.primary
+          .selectFrom('run_asks')
+          .select('id')
+          .where('run_id', '=', run.runId)
+          .where('engine', '=', engine)
+          .where('state', '=', 'done')
+          .execute()
+      ).length;
+    const deadline = Date.now() + 15_000;
+    while ((await doneBy('perplexity')) < 4 && Date.now() < deadline) await sleep(50);
+    try {
+      // Planned c, p, c, p, …: had ChatGPT's waiting asks taken both places, Perplexity's last two
+      // would wait out ChatGPT's minute.
+      assert.equal(await doneBy('perplexity'), 4);
+      assert.equal(await doneBy('chatgpt'), 1);
+    } finally {
+      stop.abort();
+      await work;
+    }
+  });
+
   it('counts every finished prompt when many answers are stored at once', async () => {
     const t = await tenant(4);
     const deps = askDeps(ctx.dbs.primary, fakes.env);

@@ -7,9 +7,12 @@ import { claimableAskIds } from '../db/monitoring.ts';
 import type { AskDeps } from './asks.ts';
 import { askOrLetGo } from './runner.ts';
 
-// Renamed with its policy (it was `sightline-monitor-asks`, `stately`): pg-boss keeps a queue's
-// first policy, and the old queue's jobs only name asks, which the next feed names again.
-export const ASK_QUEUE = 'sightline-monitor-asks-v2';
+// One queue per engine, so a job waiting for its engine's rate limit or outage holds one of that
+// engine's places only (v3: one queue for all let a rate-limited engine's jobs take every place and
+// the others go at its pace). Renamed with each change (`sightline-monitor-asks`, `stately`; then
+// `-v2`, one queue): pg-boss keeps a queue's first policy, and the old queues' jobs only name asks,
+// which the next feed names again.
+const askQueueOf = (engine: string) => `sightline-monitor-asks-v3-${engine}`;
 
 export interface AskQueue {
   /** Puts a job on the queue for every ask nobody holds (at most one queued job per ask). */
@@ -41,45 +44,56 @@ export async function startAskQueue(
   const held = new Set<number>();
   // The asks this process is working on: stop waits for every one of them (below).
   const running = new Set<Promise<void>>();
-  // `short`: at most one queued job per ask (singletonKey), so feeding the same ask again while
-  // its job waits adds nothing; but no limit on active ones. Under `stately` (one queued and one
-  // active) the job of a worker that died stayed active until it expired (15 minutes) and held
-  // back the new job for its ask, whose lease had long run out.
-  await boss.createQueue(ASK_QUEUE, {
-    policy: 'short',
-    // Longer than any one ask with its retries; the ask's lease, not this, keeps asks single.
-    expireInSeconds: 15 * 60,
-    retryLimit: 3,
-  });
-  await boss.work<{ askId: number }>(
-    ASK_QUEUE,
-    {
-      localConcurrency: options.concurrency,
-      pollingIntervalSeconds: Math.max(0.5, Math.min(options.pollMs, 2_000) / 1000),
-    },
-    async ([job]) => {
-      if (!job || held.has(job.data.askId)) return;
-      held.add(job.data.askId);
-      const work = askOrLetGo(deps, job.data.askId, AbortSignal.any([stopping.signal, job.signal]));
-      running.add(work);
-      try {
-        await work;
-      } finally {
-        running.delete(work);
-        held.delete(job.data.askId);
-      }
-    },
-  );
+  // `concurrency` asks at once in all, each engine's queue taking at most its own turns.
+  const places = semaphore(options.concurrency);
+  const engines = [...deps.engines];
+  for (const [name, engine] of engines) {
+    // `short`: at most one queued job per ask (singletonKey), so feeding the same ask again while
+    // its job waits adds nothing; but no limit on active ones. Under `stately` (one queued and one
+    // active) the job of a worker that died stayed active until it expired (15 minutes) and held
+    // back the new job for its ask, whose lease had long run out.
+    await boss.createQueue(askQueueOf(name), {
+      policy: 'short',
+      // Longer than any one ask with its retries; the ask's lease, not this, keeps asks single.
+      expireInSeconds: 15 * 60,
+      retryLimit: 3,
+    });
+    await boss.work<{ askId: number }>(
+      askQueueOf(name),
+      {
+        localConcurrency: Math.min(options.concurrency, engine.turns),
+        pollingIntervalSeconds: Math.max(0.5, Math.min(options.pollMs, 2_000) / 1000),
+      },
+      async ([job]) => {
+        if (!job || held.has(job.data.askId)) return;
+        held.add(job.data.askId);
+        const work = places.run(() =>
+          askOrLetGo(deps, job.data.askId, AbortSignal.any([stopping.signal, job.signal])),
+        );
+        running.add(work);
+        try {
+          await work;
+        } finally {
+          running.delete(work);
+          held.delete(job.data.askId);
+        }
+      },
+    );
+  }
   return {
     async feed() {
-      const engines = [...deps.engines.keys()];
-      const ids = await claimableAskIds(deps.db, { engines }, deps.clock().toISOString(), 1000);
-      if (ids.length === 0) return 0;
-      await boss.insert(
-        ASK_QUEUE,
-        ids.map((askId) => ({ data: { askId }, singletonKey: `ask-${askId}` })),
-      );
-      return ids.length;
+      let fed = 0;
+      for (const [name] of engines) {
+        const now = deps.clock().toISOString();
+        const ids = await claimableAskIds(deps.db, { engines: [name] }, now, 1000);
+        if (ids.length === 0) continue;
+        await boss.insert(
+          askQueueOf(name),
+          ids.map((askId) => ({ data: { askId }, singletonKey: `ask-${askId}` })),
+        );
+        fed += ids.length;
+      }
+      return fed;
     },
     async stop() {
       stopping.abort();
@@ -87,9 +101,29 @@ export async function startAskQueue(
       // retries and waits can pass two minutes). pg-boss's own graceful stop gives up after its
       // timeout: the worker then closed the database under asks still in flight, whose leases ran
       // out and which another worker asked (and paid for) again.
-      await boss.offWork(ASK_QUEUE, { wait: false });
+      for (const [name] of engines) await boss.offWork(askQueueOf(name), { wait: false });
       await Promise.allSettled(running);
       await boss.stop({ graceful: true, timeout: 30_000 });
+    },
+  };
+}
+
+/** At most `size` tasks run at once; the others wait, first come first served. */
+function semaphore(size: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+      else active++;
+      try {
+        return await task();
+      } finally {
+        // Handed straight to the next in line, or given back.
+        const next = waiting.shift();
+        if (next) next();
+        else active--;
+      }
     },
   };
 }

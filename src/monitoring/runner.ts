@@ -66,12 +66,19 @@ export async function askOrLetGo(deps: AskDeps, askId: number, signal?: AbortSig
 
 export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<void> {
   const inFlight = new Map<number, Promise<void>>();
+  // Per engine, the asks started and not yet ended: no more than the engine takes at once, so an
+  // engine whose asks wait (its rate limit, an outage's retries) keeps to its own turns and leaves
+  // the rest of `concurrency` to the other engines. Counted against all of it, a rate-limited
+  // engine's waiting asks took every slot and the others went at its pace.
+  const busy = new Map<string, number>();
   const beat = heartbeat(deps);
-  // Only the engines this process can ask: the others' asks wait for a process that has them.
-  const scope = { runIds: options.runIds, engines: [...deps.engines.keys()] };
-  const start = (askId: number) => {
+  const start = (askId: number, engine: string) => {
+    busy.set(engine, (busy.get(engine) ?? 0) + 1);
     // Told to stop, an ask still waiting for a turn at its engine is left unclaimed.
-    const work = askOrLetGo(deps, askId, options.signal).finally(() => inFlight.delete(askId));
+    const work = askOrLetGo(deps, askId, options.signal).finally(() => {
+      inFlight.delete(askId);
+      busy.set(engine, (busy.get(engine) ?? 1) - 1);
+    });
     inFlight.set(askId, work);
   };
   try {
@@ -79,11 +86,20 @@ export async function runAsks(deps: AskDeps, options: RunnerOptions): Promise<vo
       const free = options.concurrency - inFlight.size;
       if (free > 0) {
         const now = deps.clock().toISOString();
-        const ids = (await claimableAskIds(deps.db, scope, now, options.concurrency * 2))
-          .filter((id) => !inFlight.has(id))
-          .slice(0, free);
-        for (const id of ids) start(id);
-        if (ids.length > 0) continue;
+        const ready: Array<{ id: number; engine: string }> = [];
+        // Only the engines this process can ask: the others' asks wait for a process that has them.
+        for (const [name, engine] of deps.engines) {
+          const room = Math.min(free, engine.turns - (busy.get(name) ?? 0));
+          if (room <= 0) continue;
+          const scope = { runIds: options.runIds, engines: [name] };
+          const ids = await claimableAskIds(deps.db, scope, now, room + (busy.get(name) ?? 0));
+          for (const id of ids.filter((id) => !inFlight.has(id)).slice(0, room))
+            ready.push({ id, engine: name });
+        }
+        // Oldest first across the engines, as one query over them all ordered them.
+        const started = ready.sort((a, b) => a.id - b.id).slice(0, free);
+        for (const { id, engine } of started) start(id, engine);
+        if (started.length > 0) continue;
       }
       if (inFlight.size === 0) {
         await completeLeftRuns(deps, options.runIds);

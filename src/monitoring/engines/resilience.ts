@@ -93,6 +93,7 @@ function vendorCount(reported: number): number {
 export class ResilientEngine implements Engine {
   readonly name: EngineConfig['name'];
   readonly model: string;
+  readonly turns: number;
   readonly #adapter: EngineAdapter;
   readonly #config: EngineConfig;
   readonly #options: ResilienceOptions;
@@ -105,6 +106,7 @@ export class ResilientEngine implements Engine {
   constructor(adapter: EngineAdapter, config: EngineConfig, options: ResilienceOptions) {
     this.name = adapter.name;
     this.model = adapter.model;
+    this.turns = config.limits.concurrency;
     this.#adapter = adapter;
     this.#config = config;
     this.#options = options;

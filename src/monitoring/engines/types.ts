@@ -87,6 +87,8 @@ export interface Turn {
 export interface Engine {
   readonly name: EngineName;
   readonly model: string;
+  /** How many asks this process has at the engine at once (its concurrency): more wait in its line. */
+  readonly turns: number;
   /** Never rejects: a failure is a result with outcome `error`. */
   ask(request: AskRequest, options?: { signal?: AbortSignal; turn?: Turn }): Promise<AskResult>;
   /**
