@@ -164,11 +164,15 @@ describe('operator set-up and import through the CLI', () => {
       '--description',
       'line one\nline two\u001b[2J',
     ]);
-    assert.equal(escaped.status, 1);
+    // A rule of the value: a usage error, as a bad name is.
+    assert.equal(escaped.status, 2);
     assert.equal(
       escaped.stderr,
       'sightline: the description must not hold control characters (line breaks and tabs are fine)\n',
     );
+    const unnamed = cli(['competitors', 'add', '--org', 'acme', '--category', 'pm-tools', '--name', '!!!']);
+    assert.equal(unnamed.status, 2);
+    assert.equal(unnamed.stderr, 'sightline: "!!!" has no letters or digits to identify it by\n');
     // C1 controls (U+009B opens an escape sequence as ESC [ does) and the line separator too.
     for (const name of ['Acme\u009b2J', 'Acme\u0085', 'Acme\u2028Inc']) {
       const c1 = cli(['brands', 'create', '--org', 'acme', '--name', name]);

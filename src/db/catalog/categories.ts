@@ -1,4 +1,11 @@
-import { characters, hasStrayControl, sameName, validExternalKey, validName } from '../../domain/catalog.ts';
+import {
+  characters,
+  hasStrayControl,
+  InvalidInput,
+  sameName,
+  validExternalKey,
+  validName,
+} from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
@@ -24,10 +31,11 @@ export async function createCategory(
   }
   const name = validName(input.name, 'category name');
   const description = (input.description ?? '').trim();
+  // Rules of the value, as validName's: usage errors (exit 2), not conflicts with the data.
   if (characters(description) > 2000)
-    throw new CatalogError('the description must be at most 2000 characters');
+    throw new InvalidInput('the description must be at most 2000 characters');
   if (hasStrayControl(description))
-    throw new CatalogError(
+    throw new InvalidInput(
       'the description must not hold control characters (line breaks and tabs are fine)',
     );
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);

@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import { canonicalKey } from '../../domain/analyzer/index.ts';
-import { validAliases, validName } from '../../domain/catalog.ts';
+import { InvalidInput, validAliases, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import type { CompetitorCandidatesTable } from '../types.ts';
 import { type BrandRecord, CatalogError, type CategoryRecord } from './refs.ts';
@@ -36,7 +36,8 @@ export async function addCompetitor(
   const name = validName(input.name, 'competitor name');
   const aliases = validAliases(input.aliases ?? [], name);
   const key = canonicalKey(name);
-  if (!key) throw new CatalogError(`"${name}" has no letters or digits to identify it by`);
+  // A rule of the value (exit 2), not a conflict with the data.
+  if (!key) throw new InvalidInput(`"${name}" has no letters or digits to identify it by`);
   if (key === canonicalKey(brand.name))
     throw new CatalogError(`"${name}" is the brand itself, not a competitor`);
   const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
