@@ -896,6 +896,46 @@ describe('a monitoring run', () => {
     assert.equal(runs.length, 1);
   });
 
+  it('gives a due slot back when the database fails while its runs are planned', async () => {
+    const t = await tenant(1);
+    const db = ctx.dbs.primary;
+    await updateBrandMonitoring(
+      db,
+      t.orgId,
+      t.brandId,
+      { cadence: 'daily', engines: ['chatgpt'], samples: 1 },
+      new Date(),
+    );
+    const due = new Date(Date.now() - 60_000).toISOString();
+    await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    // The database refuses the run's row (a full disk, a lost connection).
+    const postgres = ctx.config.databaseUrl.startsWith('postgres');
+    if (postgres) {
+      await sql`create function refuse_runs() returns trigger language plpgsql as ${sql.raw(
+        `$$ begin raise exception 'disk full'; end $$`,
+      )}`.execute(db);
+      await sql`create trigger refuse_runs before insert on runs for each row execute function refuse_runs()`.execute(
+        db,
+      );
+    } else {
+      await sql`create trigger refuse_runs before insert on runs begin select raise(abort, 'disk full'); end`.execute(
+        db,
+      );
+    }
+    const deps = askDeps(db, fakes.env);
+    try {
+      await assert.rejects(scheduleDue(deps, deps.configured), /disk full/);
+    } finally {
+      await sql`drop trigger refuse_runs${sql.raw(postgres ? ' on runs' : '')}`.execute(db);
+      if (postgres) await sql`drop function refuse_runs()`.execute(db);
+    }
+    // The slot is still due: the next poll plans it.
+    assert.equal((await findBrandMonitoring(db, t.orgId, t.brandId))?.nextRunAt, due);
+    assert.equal(await scheduleDue(deps, deps.configured), 1);
+    const runs = await db.selectFrom('runs').select('id').where('brand_id', '=', t.brandId).execute();
+    assert.equal(runs.length, 1);
+  });
+
   it('serves a brand due after a hundred it must leave to other workers', { timeout: 60_000 }, async () => {
     const t = await tenant(1);
     const db = ctx.dbs.primary;

@@ -11,6 +11,7 @@ import {
   claimScheduleSlot,
   dueBrands,
 } from '../db/monitoring.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { nextRunAt, type Schedule } from '../domain/schedule.ts';
 import { type AskDeps, completeLeftRuns } from './asks.ts';
 import { MonitoringError, type PlannedRun, planRuns, runEngines } from './plan.ts';
@@ -121,25 +122,36 @@ async function serveDue(
     timezone: brand.timezone,
   };
   const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;
-  if (!(await claimScheduleSlot(deps.db, brand, due, next))) return false;
-  try {
-    const runs = await planRuns(deps.db, brand, {}, configured, now);
-    logPlanned(deps, brand.brandId, runs);
-    if (runs.some((run) => run.resumed))
-      await warnWaiting(deps, configured, { orgId: brand.orgId, brandId: brand.brandId });
-  } catch (error) {
-    if (!(error instanceof MonitoringError)) throw error;
+  // The slot is moved on in the transaction that plans its runs: a failure of the database while
+  // planning gives the slot back for the next poll, where that day's run was lost (and of several
+  // categories, some planned and others not). A refusal of the brand's own (no engines, over its
+  // budget) keeps the slot moved on: asking again at once would only be refused again.
+  const planned = await inTransaction(deps.db, async (trx) => {
+    if (!(await claimScheduleSlot(trx, brand, due, next))) return undefined;
+    try {
+      return await planRuns(trx, brand, {}, configured, now);
+    } catch (error) {
+      if (error instanceof MonitoringError) return error;
+      throw error;
+    }
+  });
+  if (planned === undefined) return false;
+  if (planned instanceof MonitoringError) {
     deps.log.error(
       {
         event: 'schedule_skipped',
         brandId: brand.brandId,
         orgId: brand.orgId,
-        reason: error.message,
+        reason: planned.message,
         nextRunAt: next,
       },
-      `brand ${brand.brandId}: scheduled run not started: ${error.message}`,
+      `brand ${brand.brandId}: scheduled run not started: ${planned.message}`,
     );
+    return true;
   }
+  logPlanned(deps, brand.brandId, planned);
+  if (planned.some((run) => run.resumed))
+    await warnWaiting(deps, configured, { orgId: brand.orgId, brandId: brand.brandId });
   return true;
 }
 
