@@ -88,6 +88,20 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
     });
   }
 
+  it('refuses a --concurrency past what the pool can hold, as SIGHTLINE_WORKER_CONCURRENCY does', async () => {
+    for (const command of [
+      ['worker'],
+      ['monitor', 'run', '--org', 'acme', '--brand', String(brand.brandId)],
+    ]) {
+      const run = await cli(...command, '--concurrency', '1001');
+      assert.equal(run.status, 2);
+      assert.equal(
+        run.stderr,
+        "error: option '--concurrency <n>' argument '1001' is invalid. expected a whole number from 1 to 1000.\n",
+      );
+    }
+  });
+
   it('runs a weekly schedule on the chosen weekday, shows it in monitor settings, and clears it', async () => {
     const other = await monitoredBrand(
       ctx.dbs.primary,

@@ -35,7 +35,7 @@ import { describeMonitoring } from '../../monitoring/settings.ts';
 import { publicationFollowUp } from '../../recommendations/after-publish.ts';
 import { draftEngine } from '../../recommendations/artifacts.ts';
 import { UsageError } from '../errors.ts';
-import { parseLimit, parseRefOption, withOrganization } from '../operator.ts';
+import { parseConcurrency, parseRefOption, withOrganization } from '../operator.ts';
 import {
   abortOnSignals,
   formatTable,
@@ -295,7 +295,7 @@ export function register(program: Command): void {
       new Option(
         '--concurrency <n>',
         'asks in flight at once (default SIGHTLINE_WORKER_CONCURRENCY)',
-      ).argParser(parseLimit),
+      ).argParser(parseConcurrency),
     )
     .action((options: RunOptions) => runNow(options));
 

@@ -8,7 +8,7 @@ import { startMetricsServer } from '../../http/metrics.ts';
 import { createEngines } from '../../monitoring/engines/index.ts';
 import { registerEngineMetrics } from '../../monitoring/engines/metrics.ts';
 import { runWorker } from '../../monitoring/worker.ts';
-import { parseLimit } from '../operator.ts';
+import { parseConcurrency } from '../operator.ts';
 import { askDeps, stopOnSignals } from './monitor.ts';
 import { monitorLogger, paidWrites, parsePort, withDatabase } from './support.ts';
 
@@ -22,7 +22,7 @@ export function register(program: Command): void {
       new Option(
         '--concurrency <n>',
         'asks in flight at once (default SIGHTLINE_WORKER_CONCURRENCY)',
-      ).argParser(parseLimit),
+      ).argParser(parseConcurrency),
     )
     .addOption(
       new Option('--metrics-port <n>', 'Prometheus /metrics port (default METRICS_PORT; 0: none)').argParser(
