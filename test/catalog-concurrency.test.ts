@@ -85,6 +85,19 @@ describe('the same catalog name added several times at once', () => {
     );
   });
 
+  it('refuses the brand itself as a competitor, by its name or any of its aliases', async () => {
+    const db = ctx.dbs.primary;
+    const brand = await createBrand(db, orgId, { name: 'Linearis', aliases: ['Linearis.app', 'LNRS'] });
+    const category = await createCategory(db, brand, { name: 'Issue trackers' });
+    for (const name of ['linearis', 'Linearis.app', 'lnrs']) {
+      await assert.rejects(
+        addCompetitor(db, brand, category, { name }),
+        new RegExp(`^CatalogError: "${name.replace('.', '\\.')}" is the brand itself, not a competitor$`),
+      );
+    }
+    assert.equal((await addCompetitor(db, brand, category, { name: 'Jira' })).name, 'Jira');
+  });
+
   it('two changes to one brand at once, each from the brand as read before: both are kept', async () => {
     const db = ctx.dbs.primary;
     const read = await createBrand(db, orgId, { name: 'Basecamp' });

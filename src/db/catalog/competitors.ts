@@ -38,7 +38,8 @@ export async function addCompetitor(
   const key = canonicalKey(name);
   // A rule of the value (exit 2), not a conflict with the data.
   if (!key) throw new InvalidInput(`"${name}" has no letters or digits to identify it by`);
-  if (key === canonicalKey(brand.name))
+  // The brand by its name or one of its aliases (the analyzer counts both as the brand).
+  if ([brand.name, ...brand.aliases].some((own) => canonicalKey(own) === key))
     throw new CatalogError(`"${name}" is the brand itself, not a competitor`);
   const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
     const clash = await trx
