@@ -88,6 +88,16 @@ describe('sightline brands update (monitoring flags) and monitor settings', () =
     });
   }
 
+  it('refuses brands update with nothing to change, one line, exit 2', async () => {
+    const run = await cli('brands', 'update', String(brand.brandId), '--org', 'acme');
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      'sightline: nothing to change: give at least one option, e.g. --name or --status\n',
+    );
+    assert.equal(run.stdout, '');
+  });
+
   it('refuses a --concurrency past what the pool can hold, as SIGHTLINE_WORKER_CONCURRENCY does', async () => {
     for (const command of [
       ['worker'],

@@ -17,6 +17,7 @@ import {
   hasMonitoringChanges,
   updateBrandMonitoring,
 } from '../../monitoring/settings.ts';
+import { UsageError } from '../errors.ts';
 import {
   parseKeyOption,
   parseListOption,
@@ -124,6 +125,10 @@ export function register(program: Command): void {
           samples?: number;
         },
       ) => {
+        const { org: _, ...changes } = options;
+        // "Updated" with nothing given read as a change made.
+        if (Object.values(changes).every((value) => value === undefined))
+          throw new UsageError('nothing to change: give at least one option, e.g. --name or --status');
         const monitoring = {
           cadence: options.cadence,
           time: cleared(options.time),
