@@ -188,6 +188,17 @@ it('answers stored side by side on PostgreSQL each count the prompts the other f
   assert.deepEqual({ ...counted }, { completed_prompts: 2, total_prompts: 2 });
 });
 
+/** A worker sharing its asks through the pg-boss queue, until `stop` aborts. */
+function queueWorker(deps: ReturnType<typeof askDeps>, concurrency: number) {
+  const stop = new AbortController();
+  const working = runWorker(
+    deps,
+    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency, pollMs: 200, configured: deps.configured },
+    stop.signal,
+  );
+  return { stop, working };
+}
+
 /** A run of one prompt on ChatGPT (or these engines and samples), planned for a brand of a new organization. */
 async function oneAskRun(
   slug: string,
@@ -266,12 +277,7 @@ it('through the queue, lets go of an ask whose answer failed to store, and asks 
     when (new.outcome = 'ok') execute function refuse_once()`.execute(db);
   const before = fakes.chatgpt.requests.length;
   const deps = askDeps(db, fakes.env, { leaseMs: 1000, owner: 'queue-test' });
-  const stop = new AbortController();
-  const working = runWorker(
-    deps,
-    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 1, pollMs: 200, configured: deps.configured },
-    stop.signal,
-  );
+  const { stop, working } = queueWorker(deps, 1);
   try {
     // Kept claimed by this live worker, whose heartbeat renewed the lease, it was never asked again.
     await completedWithin(runId, 30_000);
@@ -302,12 +308,7 @@ it('through the queue, a worker told to stop finishes the ask it is asking befor
   fakes.chatgpt.release();
   fakes.chatgpt.fallback = { kind: 'hold' };
   const deps = askDeps(db, fakes.env, { leaseMs: 1000, owner: 'stopping-worker' });
-  const stop = new AbortController();
-  const working = runWorker(
-    deps,
-    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 1, pollMs: 200, configured: deps.configured },
-    stop.signal,
-  );
+  const { stop, working } = queueWorker(deps, 1);
   let returned = false;
   void working.then(() => {
     returned = true;
@@ -400,12 +401,7 @@ it('through the queue, asks the other engines while one waits for its rate limit
     { ...fakes.env, SIGHTLINE_CHATGPT_REQUESTS_PER_MINUTE: '1', SIGHTLINE_CHATGPT_CONCURRENCY: '1' },
     { owner: 'paced-worker' },
   );
-  const stop = new AbortController();
-  const working = runWorker(
-    deps,
-    { queueDatabaseUrl: ctx.config.databaseUrl, concurrency: 2, pollMs: 200, configured: deps.configured },
-    stop.signal,
-  );
+  const { stop, working } = queueWorker(deps, 2);
   const doneBy = async (engine: string) =>
     (
       await db

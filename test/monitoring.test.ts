@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { Registry } from 'prom-client';
+import type { EngineName } from '../src/config.ts';
 import { createBrand } from '../src/db/catalog/brands.ts';
 import { findBrandMonitoring, findMonitorRun, setOrgMonitoring } from '../src/db/monitoring.ts';
 import { importAnswers } from '../src/ingest/import.ts';
@@ -867,18 +868,25 @@ describe('a monitoring run', () => {
     assert.equal(fakes.chatgpt.requests.length, 2);
   });
 
-  it('leaves a due schedule to a worker with all its engines, saying so once', async () => {
-    const t = await tenant(1);
+  /** The tenant's brand monitored daily on `engines`, its next run due a minute ago (returned). */
+  async function dueAMinuteAgo(t: { orgId: number; brandId: number }, engines: EngineName[]) {
     const db = ctx.dbs.primary;
     await updateBrandMonitoring(
       db,
       t.orgId,
       t.brandId,
-      { cadence: 'daily', engines: ['chatgpt', 'perplexity'], samples: 1 },
+      { cadence: 'daily', engines, samples: 1 },
       new Date(),
     );
     const due = new Date(Date.now() - 60_000).toISOString();
     await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    return due;
+  }
+
+  it('leaves a due schedule to a worker with all its engines, saying so once', async () => {
+    const t = await tenant(1);
+    const db = ctx.dbs.primary;
+    const due = await dueAMinuteAgo(t, ['chatgpt', 'perplexity']);
     const { PERPLEXITY_API_KEY: _, ...chatgptOnly } = fakes.env;
     const partial = askDeps(db, chatgptOnly);
     const noted = new Set<string>();
@@ -899,15 +907,7 @@ describe('a monitoring run', () => {
   it('gives a due slot back when the database fails while its runs are planned', async () => {
     const t = await tenant(1);
     const db = ctx.dbs.primary;
-    await updateBrandMonitoring(
-      db,
-      t.orgId,
-      t.brandId,
-      { cadence: 'daily', engines: ['chatgpt'], samples: 1 },
-      new Date(),
-    );
-    const due = new Date(Date.now() - 60_000).toISOString();
-    await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    const due = await dueAMinuteAgo(t, ['chatgpt']);
     // The database refuses the run's row (a full disk, a lost connection).
     const postgres = ctx.config.databaseUrl.startsWith('postgres');
     if (postgres) {
@@ -949,15 +949,7 @@ describe('a monitoring run', () => {
       .set({ monitoring_cadence: 'daily', monitoring_engines: '["perplexity"]', next_monitored_run_at: long })
       .where('id', 'in', brandIds)
       .execute();
-    await updateBrandMonitoring(
-      db,
-      t.orgId,
-      t.brandId,
-      { cadence: 'daily', engines: ['chatgpt'], samples: 1 },
-      new Date(),
-    );
-    const due = new Date(Date.now() - 60_000).toISOString();
-    await db.updateTable('brands').set({ next_monitored_run_at: due }).where('id', '=', t.brandId).execute();
+    await dueAMinuteAgo(t, ['chatgpt']);
     const { PERPLEXITY_API_KEY: _, ...chatgptOnly } = fakes.env;
     const partial = askDeps(db, chatgptOnly);
     try {
