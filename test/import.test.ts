@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createBrand } from '../src/db/catalog/brands.ts';
 import { createCategory } from '../src/db/catalog/categories.ts';
 import { addCompetitor } from '../src/db/catalog/competitors.ts';
@@ -596,6 +597,42 @@ describe('two imports of the same answers at once', () => {
       assert.deepEqual([rerun.imported, rerun.alreadyPresent], [0, lines.length]);
     }
     assert.ok(raced, 'no attempt raced');
+  });
+
+  it('two imports of different answers into one existing run both succeed, one after the other', async () => {
+    const db = ctx.dbs.primary;
+    const inShared = (key: string) =>
+      line({
+        run: 'crm/shared',
+        prompt: 'best-crm',
+        runStatus: 'running',
+        externalKey: key,
+        capturedAt: '2026-03-01T10:00:00Z',
+        answerText: 'Globex.',
+      });
+    await importAnswers(db, [inShared('first')], { now: NOW });
+    // Each writes its answers (taking the run's key-share lock through their foreign key), then waits
+    // until the other has too, before it describes the run.
+    let arrived = 0;
+    const bothWritten = Promise.withResolvers<void>();
+    const source = (prefix: string) => {
+      let reads = 0;
+      return async function* () {
+        reads++;
+        for (let i = 0; i < 600; i++) yield inShared(`${prefix}-${i}`);
+        if (reads === 2 && ++arrived === 2) bothWritten.resolve();
+        // SQLite writes one transaction at a time: the second cannot arrive while the first waits.
+        if (reads === 2) await Promise.race([bothWritten.promise, sleep(1_000)]);
+      };
+    };
+    const outcomes = await Promise.allSettled([
+      importAnswers(db, source('a'), { now: NOW }),
+      importAnswers(db, source('b'), { now: NOW }),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'fulfilled' ? o.value.imported : String(o.reason))),
+      [600, 600],
+    );
   });
 
   it('a run completed and published after the check is not reopened by the running answers checked before', async () => {

@@ -8,7 +8,9 @@ import type { RunPromptsTable, RunsTable } from './types.ts';
 /**
  * The state of runs an import is about to describe, read in its transaction: on PostgreSQL their
  * rows locked until it commits (SQLite's write transaction holds the whole database already), so
- * what it compares with its check pass cannot change before its own write.
+ * what it compares with its check pass cannot change before its own write. `FOR NO KEY UPDATE`,
+ * the lock its own update of the row takes: `FOR UPDATE` also waits on the key-share locks the
+ * answers' foreign keys take, and two imports into one run deadlocked on each other's.
  */
 export function lockedRunStates(db: Db, orgId: number, runIds: readonly number[]) {
   const query = db
@@ -16,7 +18,7 @@ export function lockedRunStates(db: Db, orgId: number, runIds: readonly number[]
     .select(['id', 'status', 'published_at as publishedAt'])
     .where('org_id', '=', orgId)
     .where('id', 'in', runIds);
-  return (isPostgres(db) ? query.forUpdate() : query).execute();
+  return (isPostgres(db) ? query.forNoKeyUpdate() : query).execute();
 }
 
 export function insertRuns(db: Db, rows: readonly Insertable<RunsTable>[]) {
