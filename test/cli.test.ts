@@ -296,9 +296,14 @@ describe('sightline CLI: schema, organizations and keys', () => {
       assert.ok(!`${run.stdout}${run.stderr}`.includes(secret), `no secret: ${run.stderr}`);
     }
     for (const run of misplaced) assert.equal(run.stderr.split('\n').length, 2, run.stderr);
-    // A long plain word is no secret: quoted as given.
-    const word = 'supercalifragilisticexpialidocious';
-    assert.ok(box.cli('keys', 'list', '--org', word).stderr.includes(word));
+    // A long slug, name or hash is no secret: quoted as given.
+    for (const word of [
+      'acmeglobalholdings2024international',
+      'SuperCalifragilisticExpialidociousIncorporated',
+      'd41d8cd98f00b204e9800998ecf8427e',
+    ]) {
+      assert.ok(box.cli('keys', 'list', '--org', word).stderr.includes(word), word);
+    }
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const { app, dbs } = await appFor(box);

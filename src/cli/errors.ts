@@ -6,12 +6,12 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-// A key's secret given alone (38 base62 characters, prefix and identifier cut off: `keys revoke
-// <secret>`, a key pasted into the wrong option). Mixed case or digits with letters: a long plain
-// word (a brand name) is not one.
-const BARE_SECRET = /[0-9A-Za-z]{32,}/g;
-const looksRandom = (run: string) =>
-  (/[A-Z]/.test(run) && /[a-z]/.test(run)) || (/\d/.test(run) && /[A-Za-z]/.test(run));
+// A key's secret given alone (prefix and identifier cut off: `keys revoke <secret>`, a secret
+// pasted into the wrong option): exactly its 38 base62 characters, a capital among them (a random
+// secret lacks one about once in 10^9). A slug (small letters), a hash (hex, 32, 40 or 64
+// characters) or a name of another length is not masked.
+const BARE_SECRET = /(?<![0-9A-Za-z])[0-9A-Za-z]{38}(?![0-9A-Za-z])/g;
+const looksRandom = (run: string) => /[A-Z]/.test(run);
 
 /**
  * A message as a terminal may print it: a control character from the input it quotes (a run id
