@@ -706,21 +706,25 @@ describe('limits and metrics', () => {
     return { ...rest, chatgpt: engine };
   };
 
-  it("counts Claude's continuation of a paused turn as a request of the minute", async () => {
-    const { clock, start, engine: claude } = onClock('claude', '2', '0');
-    // Each ask's first request comes back paused and is continued: two requests an ask.
-    fakes.claude.script({ kind: 'pause' }, { kind: 'answer' }, { kind: 'pause' });
-    const endedAt: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const result = await claude.inTurn(PROMPT, (turn) =>
-        claude.ask({ prompt: PROMPT, context: CONTEXT }, { turn }),
-      );
-      assert.equal(result.outcome, 'answered');
-      endedAt.push((clock.now() - start) / 1000);
+  it("counts Claude's continuation of a paused turn as a request of the minute, without making it wait", async () => {
+    for (const perMinute of ['2', '1']) {
+      const { clock, start, engine: claude } = onClock('claude', perMinute, '0');
+      // Each ask's first request comes back paused and is continued: two requests an ask.
+      fakes.claude.script({ kind: 'pause' }, { kind: 'answer' }, { kind: 'pause' });
+      const endedAt: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const result = await claude.inTurn(PROMPT, (turn) =>
+          claude.ask({ prompt: PROMPT, context: CONTEXT }, { turn }),
+        );
+        assert.equal(result.outcome, 'answered');
+        endedAt.push((clock.now() - start) / 1000);
+      }
+      // Two a minute: the first ask's two requests fill it, so the second ask waits for it. One a
+      // minute: the continuation goes at once (a wait would count against the ask's timeout), and
+      // the second ask waits for both to leave.
+      assert.deepEqual(endedAt, [0, 60], perMinute);
+      assert.equal(fakes.claude.requests.length, 4);
     }
-    // Two a minute: the first ask's two requests fill the minute, so the second ask waits for it.
-    assert.deepEqual(endedAt, [0, 60]);
-    assert.equal(fakes.claude.requests.length, 4);
   });
 
   it('counts a request from when it goes out, not from when it waited for tokens', async () => {

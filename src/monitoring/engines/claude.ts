@@ -52,7 +52,7 @@ export function claudeAdapter(config: EngineConfig): EngineAdapter {
       let message: Message;
       const anthropic = await client();
       for (let turn = 0; ; turn++) {
-        if (turn > 0) await nextRequest();
+        if (turn > 0) nextRequest();
         message = await anthropic.messages.create(
           {
             model: config.model,

@@ -144,4 +144,13 @@ export class EngineLimits {
       done();
     }
   }
+
+  /**
+   * A request sent now without waiting for room (a continuation of an ask in flight): counted, so
+   * the requests after it wait for it to leave the window.
+   */
+  sendNow(): void {
+    const now = this.#clock.now();
+    this.#requests.take(1, now).sentAt(now);
+  }
 }

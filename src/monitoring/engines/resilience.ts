@@ -242,7 +242,7 @@ export class ResilientEngine implements Engine {
     requests.sentAt(now);
     tokens.sentAt(now);
     const reply = await this.#timeout.execute(
-      ({ signal: attempt }) => this.#adapter.call(request, attempt, () => this.#nextRequest(attempt)),
+      ({ signal: attempt }) => this.#adapter.call(request, attempt, () => this.#limits.sendNow()),
       signal,
     );
     // Read by hand from a parsed body the SDK does not check: a text that is no text was a
@@ -257,17 +257,6 @@ export class ResilientEngine implements Engine {
     tokens.settle(usage.inputTokens + usage.outputTokens);
     // Priced per search: a count that is none (1e400, -7) made the cost Infinity or negative.
     return { ...reply, usage, webSearches: vendorCount(reply.webSearches) };
-  }
-
-  /**
-   * A further request of an attempt (a continuation) takes a request slot of its own, sent at
-   * once; its tokens are in the usage the attempt's first request settles.
-   */
-  async #nextRequest(signal: AbortSignal): Promise<void> {
-    const { requests, tokens } = await this.#limits.take(0, signal);
-    const now = this.#clock.now();
-    requests.sentAt(now);
-    tokens.settle(0);
   }
 
   /** A request and the prompt's token estimate (`EngineLimits.take`). */

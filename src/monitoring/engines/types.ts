@@ -123,10 +123,11 @@ export interface EngineAdapter {
   readonly model: string;
   /**
    * Rejects on any failure; `signal` aborts the HTTP request (timeout, caller gave up). An ask that
-   * sends a further request (Claude's continuation of a paused turn) awaits `nextRequest` before
-   * each: the engine's requests-per-minute window counts it too.
+   * sends a further request (Claude's continuation of a paused turn) calls `nextRequest` before
+   * each: the engine's requests-per-minute window counts it, without making it wait (a wait there
+   * counted against the attempt's timeout, and a timed-out attempt paid its searches again).
    */
-  call(request: AskRequest, signal: AbortSignal, nextRequest: () => Promise<void>): Promise<VendorReply>;
+  call(request: AskRequest, signal: AbortSignal, nextRequest: () => void): Promise<VendorReply>;
 }
 
 /** Sources in order of first appearance, each URL once; a later title fills a missing one. */
