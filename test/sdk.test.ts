@@ -765,5 +765,25 @@ describe('errors through the SDK', () => {
         assert.deepEqual(ids, [1, 2]);
       },
     );
+    // Nor are they repeated when such a link loops.
+    await withStandIn(
+      (request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const next = `http://me:s3cret@${request.headers.host}/api/brands/?page=2`;
+        response.end(JSON.stringify({ count: 2, next, previous: null, results: [{ id: 1 }] }));
+      },
+      async (client, base) => {
+        await assert.rejects(
+          (async () => {
+            for await (const _ of client.brands.list());
+          })(),
+          (error) => {
+            assert.ok(error instanceof SightlineConnectionError);
+            assert.equal(error.reason, `the pages link back to ${base}/api/brands/?page=2`);
+            return true;
+          },
+        );
+      },
+    );
   });
 });

@@ -237,7 +237,9 @@ export class Transport {
     return (link) => {
       const href = this.#resolve(link).href;
       if (seen.has(href)) {
-        throw new SightlineConnectionError(this.baseUrl, new Error(`the pages link back to ${link}`));
+        // As written, but without a user name or password an absolute link may carry.
+        const shown = link.replace(/^(https?:\/\/)[^/@]*@/i, '$1');
+        throw new SightlineConnectionError(this.baseUrl, new Error(`the pages link back to ${shown}`));
       }
       seen.add(href);
     };
