@@ -707,6 +707,30 @@ describe('tenancy', () => {
 });
 
 describe('after a run is published', () => {
+  it('stopped by its signal, says so to its caller instead of logging a failure, and drafts nothing', async () => {
+    const s = await gapBrand();
+    const scope = { orgId, brandId: s.b.brandId, runId: 1 };
+    const log = memoryLog();
+    const stop = new AbortController();
+    stop.abort('SIGINT');
+    await assert.rejects(
+      afterRunPublished(db, scope, AT, simulated(), log, stop.signal),
+      /^DraftInterrupted: interrupted \(SIGINT\) while drafting the artifacts of recommendation [0-9a-f-]+: nothing was written for it$/,
+    );
+    assert.deepEqual(log.lines, []);
+    // The recommendation was generated; its brief is left to the next drafter.
+    const [gap] = await ofType(s, 'content_gap');
+    assert.ok(gap);
+    assert.deepEqual(
+      await db
+        .selectFrom('recommendation_artifacts')
+        .select('id')
+        .where('recommendation_id', '=', gap.id)
+        .execute(),
+      [],
+    );
+  });
+
   it('the drafting engine writes the new content gap’s brief; a second publication asks nothing', async () => {
     const s = await gapBrand();
     const engine = simulated();

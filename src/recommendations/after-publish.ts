@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect.ts';
 import type { MonitorLog } from '../monitoring/asks.ts';
 import type { Engine } from '../monitoring/engines/index.ts';
-import { type DraftOutcome, draftGeneration } from './artifacts.ts';
+import { DraftInterrupted, type DraftOutcome, draftGeneration } from './artifacts.ts';
 import { type Generation, generateRecommendations } from './generate.ts';
 import { type MeasuredOutcome, measureOutcomes } from './outcomes.ts';
 
@@ -18,10 +18,11 @@ export async function afterRunPublished(
   at: Date,
   drafter: Engine | null,
   log: MonitorLog,
+  signal?: AbortSignal,
 ): Promise<{ generation: Generation; drafted: DraftOutcome[]; measured: MeasuredOutcome[] } | null> {
   try {
     const generation = await generateRecommendations(db, scope, at);
-    const drafted = await draftGeneration(db, scope.orgId, generation, drafter, at, { log });
+    const drafted = await draftGeneration(db, scope.orgId, generation, drafter, at, { log, signal });
     const measured = await measureOutcomes(db, { orgId: scope.orgId, at });
     log.info(
       {
@@ -37,6 +38,8 @@ export async function afterRunPublished(
     );
     return { generation, drafted, measured };
   } catch (error) {
+    // Stopped by its caller (Ctrl-C): not a failure to log, the caller says it.
+    if (error instanceof DraftInterrupted) throw error;
     log.error(
       {
         event: 'recommendations_failed',

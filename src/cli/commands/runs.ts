@@ -14,10 +14,11 @@ import { findRunId, findRunOrganization } from '../../db/run-writes.ts';
 import type { ImportProgress, ImportRejected, ImportSummary } from '../../ingest/import.ts';
 import { setRunPublished } from '../../ingest/runs.ts';
 import { afterRunPublished } from '../../recommendations/after-publish.ts';
+import { DraftInterrupted } from '../../recommendations/artifacts.ts';
 import { printable, UsageError } from '../errors.ts';
 import { parseLimit } from '../operator.ts';
 import { configuredDrafter } from './recommendation-drafts.ts';
-import { cannotRead, monitorLogger, parseSlug, print, withDatabase } from './support.ts';
+import { abortOnSignals, cannotRead, monitorLogger, parseSlug, print, withDatabase } from './support.ts';
 
 /** The input as a file that can be read twice: `-` (stdin) is copied to a temporary file first. */
 async function asFile<T>(file: string, fn: (path: string) => Promise<T>): Promise<T> {
@@ -171,8 +172,17 @@ async function followPublications(
   const warn = (_fields: unknown, message: string) =>
     process.stderr.write(`sightline: warning: ${message}\n`);
   const byBrand = new Map(runs.map((run) => [`${run.orgId}/${run.brandId}`, run]));
-  for (const run of byBrand.values()) {
-    await afterRunPublished(db, run, new Date(), drafter, { info() {}, warn, error: warn });
+  // Ctrl-C stops the drafting (an ask given up, its artifact let go at once), not the publication.
+  const { signal } = abortOnSignals();
+  try {
+    for (const run of byBrand.values()) {
+      await afterRunPublished(db, run, new Date(), drafter, { info() {}, warn, error: warn }, signal);
+    }
+  } catch (error) {
+    if (!(error instanceof DraftInterrupted)) throw error;
+    throw new Error(
+      `${error.message}; the runs are published: sightline recommendations generate drafts the rest`,
+    );
   }
 }
 
