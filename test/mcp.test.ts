@@ -586,6 +586,18 @@ describe('sightline mcp and its configuration', () => {
     assert.equal(stderr, `sightline mcp: serving the MCP tools over stdio for ${baseUrl}\n`);
   });
 
+  it('says the base URL is not the API when its path serves none, not that the object is another organization’s', async () => {
+    const wrong = await overStdio(demo.keys.acme, `${baseUrl}/not-sightline`);
+    try {
+      assert.equal(
+        await toolError(wrong, 'brand_overview', { brandId: demo.fixtures.brandId }),
+        `brand_overview of brand ${demo.fixtures.brandId}: Sightline API 404: Not found. SIGHTLINE_BASE_URL does not point at the Sightline API (its /api/openapi.json is not found either): check its path.`,
+      );
+    } finally {
+      await wrong.close();
+    }
+  });
+
   it('exits 2 with one line on stderr and nothing on stdout on a configuration it cannot use', () => {
     const cases: [Record<string, string>, string][] = [
       [

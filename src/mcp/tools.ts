@@ -91,12 +91,18 @@ const PROMPTS_PAGE = 100;
 /** A tool's own refusal of its input, told to the agent as a tool error. */
 class Refused extends Error {}
 
-function explain(what: string, error: SightlineError): string {
+/** The hint of a 404 "Not found." when the address itself serves no Sightline API. */
+const NOT_THE_API =
+  ' SIGHTLINE_BASE_URL does not point at the Sightline API (its /api/openapi.json is not found either): check its path.';
+
+function explain(what: string, error: SightlineError, notTheApi = false): string {
   const detail = error.status === 404 ? (error.body as { detail?: unknown } | null)?.detail : undefined;
   const hint =
     // Only the API's "Not found." means the object; "No … report exists" says what is missing.
     detail === 'Not found.'
-      ? ' It does not exist, or it belongs to another organization than this API key.'
+      ? notTheApi
+        ? NOT_THE_API
+        : ' It does not exist, or it belongs to another organization than this API key.'
       : detail === 'Invalid page.'
         ? ' The page is past the last one: the first page says how many there are.'
         : error instanceof SightlineRateLimitError
@@ -106,23 +112,38 @@ function explain(what: string, error: SightlineError): string {
 }
 
 /** The line an agent reads for a failed call; undefined for anything but the API's refusal or silence. */
-function failure(what: string, error: unknown): string | undefined {
+function failure(what: string, error: unknown, notTheApi: boolean): string | undefined {
   if (error instanceof Refused) return `${what}: ${error.message}`;
-  if (error instanceof SightlineError) return explain(what, error);
+  if (error instanceof SightlineError) return explain(what, error, notTheApi);
   if (!(error instanceof SightlineConnectionError)) return undefined;
   return `${what}: could not reach the Sightline API (${error.reason}): is SIGHTLINE_BASE_URL right and the service running?`;
 }
 
+export interface McpServerOptions {
+  /**
+   * Whether the base URL serves the Sightline API, asked when a call is not found (stdio, where
+   * the address is the agent's configuration): a wrong path answers every call 404, which read as
+   * another organization's object.
+   */
+  servesApi?: () => Promise<boolean>;
+}
+
 /** Runs one tool: its result as JSON text and structured content, or a refusal as a tool error. */
-async function answer(what: string, read: () => Promise<Output>): Promise<CallToolResult> {
-  try {
-    const output = await read();
-    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
-  } catch (error) {
-    const text = failure(what, error);
-    if (text === undefined) throw error;
-    return { isError: true, content: [{ type: 'text', text }] };
-  }
+function answerer(options: McpServerOptions) {
+  return async (what: string, read: () => Promise<Output>): Promise<CallToolResult> => {
+    try {
+      const output = await read();
+      return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+    } catch (error) {
+      const notFound =
+        error instanceof SightlineError &&
+        (error.body as { detail?: unknown } | null)?.detail === 'Not found.';
+      const notTheApi = notFound && options.servesApi !== undefined && !(await options.servesApi());
+      const text = failure(what, error, notTheApi);
+      if (text === undefined) throw error;
+      return { isError: true, content: [{ type: 'text', text }] };
+    }
+  };
 }
 
 const reportOf = (r: ReportArtifact) => ({
@@ -140,8 +161,9 @@ const reportOf = (r: ReportArtifact) => ({
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** A new MCP server whose tools read through `sl`. */
-export function createMcpServer(sl: Sightline): McpServer {
+export function createMcpServer(sl: Sightline, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const answer = answerer(options);
 
   server.registerTool(
     'list_brands',
