@@ -8,6 +8,7 @@ import { connectDatabases, type Databases } from '../src/db/connect.ts';
 import { restartEmptySequences } from '../src/db/demo.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
+import { seedDemo } from '../src/demo/seed.ts';
 import { keyedGet } from '../src/http/endpoint.ts';
 import type { App } from '../src/http/types.ts';
 import { bearer, createTestContext, type TestContext } from './support/context.ts';
@@ -606,5 +607,35 @@ describe('PostgreSQL: the demo after a seed killed midway', () => {
     assert.equal(brand.brandId, 1);
     // The organizations table is not empty: its ids go on after the ones drawn.
     assert.equal(await insertOrg(db, 'next'), orgId + 11);
+  });
+});
+
+describe('PostgreSQL: two demo seeds at once', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx?.close());
+
+  it('the one that meets the other’s rows says the demo is there, in words', async () => {
+    const db = ctx.dbs.primary;
+    // The other seed's first row, written and not yet committed when this one checks.
+    const written = Promise.withResolvers<void>();
+    const commit = Promise.withResolvers<void>();
+    const other = db.transaction().execute(async (trx) => {
+      await insertOrg(trx, 'acme');
+      written.resolve();
+      await commit.promise;
+    });
+    await written.promise;
+    const seeding = seedDemo(db);
+    await sleep(300);
+    commit.resolve();
+    await other;
+    await assert.rejects(seeding, {
+      name: 'DemoConflictError',
+      message:
+        'cannot seed the demo into this database: organization "acme" already exists; use a fresh database',
+    });
   });
 });

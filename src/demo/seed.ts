@@ -48,16 +48,12 @@ export function demoBrandHistory(brandIndex: number, now: Date): HistoryRun[] {
 export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<DemoManifest> {
   const anchor = anchorOf(options.now ?? new Date());
   const prng = new Prng(SEED);
-  await db.transaction().execute(async (trx) => {
-    const conflict = await demoSeedConflict(
-      trx,
-      ORGS.map((o) => o.slug),
-    );
-    if (conflict) {
-      throw new DemoConflictError(
-        `cannot seed the demo into this database: ${conflict}; use a fresh database`,
-      );
-    }
+  const slugs = ORGS.map((o) => o.slug);
+  const refused = (conflict: string) =>
+    new DemoConflictError(`cannot seed the demo into this database: ${conflict}; use a fresh database`);
+  const seeding = db.transaction().execute(async (trx) => {
+    const conflict = await demoSeedConflict(trx, slugs);
+    if (conflict) throw refused(conflict);
     await restartEmptySequences(trx);
     const ids = await writeCatalog(trx, anchor);
     // The import's clock is the anchor too: every answer was captured before it, and the rows the
@@ -71,6 +67,13 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
     // Recommendations (generated over the history just written) first: reports list the open ones.
     await writeRecommendations(trx, ids, anchor, prng.derive('recommendations'));
     await writeReports(trx, ids, anchor, prng.derive('reports'));
+  });
+  await seeding.catch(async (error: unknown) => {
+    if (error instanceof DemoConflictError) throw error;
+    // Another seed (or an organization created meanwhile) wrote first: its rows were not there at
+    // the check, and the insert met them (PostgreSQL's unique-key error, said as the conflict).
+    const conflict = await demoSeedConflict(db, slugs).catch(() => undefined);
+    throw conflict ? refused(conflict) : error;
   });
   const manifest = await findDemoManifest(db);
   if (!manifest) throw new Error('the demo was written but its manifest cannot be read back');
