@@ -98,6 +98,20 @@ describe('the same catalog name added several times at once', () => {
     assert.equal((await addCompetitor(db, brand, category, { name: 'Jira' })).name, 'Jira');
   });
 
+  it('adds no category to a brand archived after it was read', async () => {
+    const db = ctx.dbs.primary;
+    const read = await createBrand(db, orgId, { name: 'Trello' });
+    await updateBrand(db, read, { status: 'archived' });
+    await assert.rejects(
+      createCategory(db, read, { name: 'Boards' }),
+      /^CatalogError: brand \d+ \(Trello\) is archived; categories can only be added to a live brand$/,
+    );
+    assert.deepEqual(
+      await db.selectFrom('categories').select('id').where('brand_id', '=', read.id).execute(),
+      [],
+    );
+  });
+
   it('two changes to one brand at once, each from the brand as read before: both are kept', async () => {
     const db = ctx.dbs.primary;
     const read = await createBrand(db, orgId, { name: 'Basecamp' });

@@ -7,7 +7,7 @@ import {
   validName,
 } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
-import { type BrandRecord, CatalogError, type CategoryRecord, findCategory } from './refs.ts';
+import { type BrandRecord, CatalogError, type CategoryRecord, findBrand, findCategory } from './refs.ts';
 import { inCatalogTransaction } from './serialized.ts';
 
 // Creating a category under a brand: the brand must be live (not archived or merged), the name
@@ -24,11 +24,14 @@ export async function createCategory(
   brand: BrandRecord,
   input: CategoryInput,
 ): Promise<CategoryRecord> {
-  if (brand.status === 'archived' || brand.status === 'merged') {
-    throw new CatalogError(
-      `brand ${brand.id} (${brand.name}) is ${brand.status}; categories can only be added to a live brand`,
-    );
-  }
+  const assertLive = (status: string) => {
+    if (status === 'archived' || status === 'merged') {
+      throw new CatalogError(
+        `brand ${brand.id} (${brand.name}) is ${status}; categories can only be added to a live brand`,
+      );
+    }
+  };
+  assertLive(brand.status);
   const name = validName(input.name, 'category name');
   const description = (input.description ?? '').trim();
   // Rules of the value, as validName's: usage errors (exit 2), not conflicts with the data.
@@ -40,6 +43,9 @@ export async function createCategory(
     );
   const externalKey = input.externalKey === undefined ? null : validExternalKey(input.externalKey);
   const row = await inCatalogTransaction(db, brand.orgId, async (trx) => {
+    // Again under the organization's lock: `brand` was read before it, and an archive meanwhile
+    // (`brands update --status archived`) let a category into an archived brand.
+    assertLive((await findBrand(trx, brand.orgId, brand.id))?.status ?? 'archived');
     // Compared here, not with SQL's lower(): SQLite's folds ASCII alone.
     const clash = (
       await trx
