@@ -7,11 +7,11 @@ export class UsageError extends Error {
 }
 
 // A key's secret given alone (prefix and identifier cut off: `keys revoke <secret>`, a secret
-// pasted into the wrong option): exactly its 38 base62 characters, a capital among them (a random
-// secret lacks one about once in 10^9). A slug (small letters), a hash (hex, 32, 40 or 64
-// characters) or a name of another length is not masked.
-const BARE_SECRET = /(?<![0-9A-Za-z])[0-9A-Za-z]{38}(?![0-9A-Za-z])/g;
-const looksRandom = (run: string) => /[A-Z]/.test(run);
+// pasted into the wrong option), whole, cut or run on: 32 letters and digits or more with capitals
+// and small letters among them (a random secret lacks either about once in 10^7). A slug (small
+// letters) or a hash (hex) is not masked; a long name in mixed case written without spaces is.
+const BARE_SECRET = /[0-9A-Za-z]{32,}/g;
+const looksRandom = (run: string) => /[A-Z]/.test(run) && /[a-z]/.test(run);
 
 /**
  * A message as a terminal may print it: a control character from the input it quotes (a run id
