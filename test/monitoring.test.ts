@@ -906,25 +906,44 @@ describe('a monitoring run', () => {
 
   it('gives a due slot back when the database fails while its runs are planned', async () => {
     const t = await tenant(1);
+    const other = await tenant(1);
     const db = ctx.dbs.primary;
     const due = await dueAMinuteAgo(t, ['chatgpt']);
-    // The database refuses the run's row (a full disk, a lost connection).
+    await dueAMinuteAgo(other, ['chatgpt']);
+    // The database refuses the first brand's run row (a full disk, a lost connection).
     const postgres = ctx.config.databaseUrl.startsWith('postgres');
+    const refused = sql.lit(t.brandId);
     if (postgres) {
       await sql`create function refuse_runs() returns trigger language plpgsql as ${sql.raw(
         `$$ begin raise exception 'disk full'; end $$`,
       )}`.execute(db);
-      await sql`create trigger refuse_runs before insert on runs for each row execute function refuse_runs()`.execute(
-        db,
-      );
+      await sql`create trigger refuse_runs before insert on runs for each row
+        when (new.brand_id = ${refused}) execute function refuse_runs()`.execute(db);
     } else {
-      await sql`create trigger refuse_runs before insert on runs begin select raise(abort, 'disk full'); end`.execute(
-        db,
-      );
+      await sql`create trigger refuse_runs before insert on runs when new.brand_id = ${refused}
+        begin select raise(abort, 'disk full'); end`.execute(db);
     }
     const deps = askDeps(db, fakes.env);
     try {
-      await assert.rejects(scheduleDue(deps, deps.configured), /disk full/);
+      // Said, and the poll goes on to the other brand.
+      assert.equal(await scheduleDue(deps, deps.configured), 1);
+      const planned = await db
+        .selectFrom('runs')
+        .select('id')
+        .where('brand_id', '=', other.brandId)
+        .execute();
+      assert.equal(planned.length, 1);
+      assert.deepEqual(
+        deps.log.lines.map((l) => [
+          l.fields.event,
+          l.fields.brandId,
+          String(l.fields.err).includes('disk full'),
+        ]),
+        [
+          ['schedule_failed', t.brandId, true],
+          ['run_planned', other.brandId, false],
+        ],
+      );
     } finally {
       await sql`drop trigger refuse_runs${sql.raw(postgres ? ' on runs' : '')}`.execute(db);
       if (postgres) await sql`drop function refuse_runs()`.execute(db);

@@ -85,7 +85,21 @@ export async function scheduleDue(
     const fresh = page.filter((brand) => !seen.has(brand.brandId));
     for (const brand of fresh) {
       seen.add(brand.brandId);
-      if (await serveDue(deps, brand, configured, noted, now)) served++;
+      try {
+        if (await serveDue(deps, brand, configured, noted, now)) served++;
+      } catch (error) {
+        // Its slot stays due for the next poll; the brands after it, and the poll's feed of the
+        // queue, go on (one brand failing every time held them all back).
+        deps.log.error(
+          {
+            event: 'schedule_failed',
+            brandId: brand.brandId,
+            orgId: brand.orgId,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          `brand ${brand.brandId}: its due run could not be planned; tried again at the next poll`,
+        );
+      }
     }
     const last = page.at(-1);
     // A page that brought nothing new (a slot stored finer than the page's key) ends it too.
@@ -124,8 +138,8 @@ async function serveDue(
   const next = nextRunAt(schedule, new Date(due), now)?.toISOString() ?? null;
   // The slot is moved on in the transaction that plans its runs: a failure of the database while
   // planning gives the slot back for the next poll, where that day's run was lost (and of several
-  // categories, some planned and others not). A refusal of the brand's own (no engines, over its
-  // budget) keeps the slot moved on: asking again at once would only be refused again.
+  // categories, some planned and others not). A refusal of the brand's own (no engines, no
+  // prompts) keeps the slot moved on: asking again at once would only be refused again.
   const planned = await inTransaction(deps.db, async (trx) => {
     if (!(await claimScheduleSlot(trx, brand, due, next))) return undefined;
     try {
