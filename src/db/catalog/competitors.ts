@@ -1,5 +1,5 @@
 import { type Insertable, sql } from 'kysely';
-import { canonicalKey } from '../../domain/analyzer/index.ts';
+import { brandNames, canonicalKey } from '../../domain/analyzer/index.ts';
 import { InvalidInput, validAliases, validName } from '../../domain/catalog.ts';
 import type { Db } from '../connect.ts';
 import type { CompetitorCandidatesTable } from '../types.ts';
@@ -38,9 +38,15 @@ export async function addCompetitor(
   const key = canonicalKey(name);
   // A rule of the value (exit 2), not a conflict with the data.
   if (!key) throw new InvalidInput(`"${name}" has no letters or digits to identify it by`);
-  // The brand by its name or one of its aliases (the analyzer counts both as the brand).
-  if ([brand.name, ...brand.aliases].some((own) => canonicalKey(own) === key))
-    throw new CatalogError(`"${name}" is the brand itself, not a competitor`);
+  // Any name the analyzer reads as the brand (its name, an alias, its website's domain), given as
+  // the competitor's name or one of its aliases: stored, it would never be matched.
+  const own = new Set(
+    brandNames(brand)
+      .map(canonicalKey)
+      .filter((k) => k !== ''),
+  );
+  const itself = [name, ...aliases].find((given) => own.has(canonicalKey(given)));
+  if (itself !== undefined) throw new CatalogError(`"${itself}" is the brand itself, not a competitor`);
   const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
     const clash = await trx
       .selectFrom('competitors')

@@ -10,6 +10,7 @@ import type { Analysis, AnalyzerSubject, AnswerInput } from './types.ts';
 // deterministic; docs/analyzer.md explains every rule. Build one analyzer per brand and category
 // (compiling the names is the costly part) and run it over every answer of that category.
 
+export { brandNames } from './matcher.ts';
 export { canonicalKey } from './names.ts';
 export { sourceOf } from './sources.ts';
 export type {

@@ -54,12 +54,15 @@ function websiteDomain(website: string | null | undefined): string | null {
   return getDomain(/^[a-z][a-z0-9+.-]*:\/\//i.test(website) ? website : `https://${website}`);
 }
 
+/** Every name an answer may call the brand by: its name, its aliases and its website's domain. */
+export function brandNames(brand: AnalyzerSubject['brand']): string[] {
+  return [brand.name, ...(brand.aliases ?? []), websiteDomain(brand.website) ?? ''];
+}
+
 export function compileEntities(subject: AnalyzerSubject): CompiledEntities {
   const brandKey = canonicalKey(subject.brand.name);
   const entities: EntityDef[] = [{ kind: 'brand', key: brandKey, name: subject.brand.name }];
-  const variantLists: string[][] = [
-    [subject.brand.name, ...(subject.brand.aliases ?? []), websiteDomain(subject.brand.website) ?? ''],
-  ];
+  const variantLists: string[][] = [brandNames(subject.brand)];
   for (const competitor of subject.competitors) {
     const key = competitor.key ?? canonicalKey(competitor.name);
     if (key === brandKey || entities.some((e) => e.key === key)) continue;
