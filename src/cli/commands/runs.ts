@@ -172,18 +172,22 @@ async function followPublications(
   const warn = (_fields: unknown, message: string) =>
     process.stderr.write(`sightline: warning: ${message}\n`);
   const byBrand = new Map(runs.map((run) => [`${run.orgId}/${run.brandId}`, run]));
-  // Ctrl-C stops the drafting (an ask given up, its artifact let go at once), not the publication.
+  // Ctrl-C stops what follows the publication (a drafting ask is given up, its artifact let go at
+  // once), never the publication itself; whichever step it came in, the command says so.
   const { signal } = abortOnSignals();
-  try {
-    for (const run of byBrand.values()) {
-      await afterRunPublished(db, run, new Date(), drafter, { info() {}, warn, error: warn }, signal);
-    }
-  } catch (error) {
-    if (!(error instanceof DraftInterrupted)) throw error;
-    throw new Error(
-      `${error.message}; the runs are published: sightline recommendations generate drafts the rest`,
+  const stopped = () =>
+    new Error(
+      `interrupted (${String(signal.reason)}) after publishing: the runs are published; sightline recommendations generate and recommendations measure catch up`,
     );
+  for (const run of byBrand.values()) {
+    if (signal.aborted) throw stopped();
+    try {
+      await afterRunPublished(db, run, new Date(), drafter, { info() {}, warn, error: warn }, signal);
+    } catch (error) {
+      throw error instanceof DraftInterrupted ? stopped() : error;
+    }
   }
+  if (signal.aborted) throw stopped();
 }
 
 async function publishCommand(given: string, options: PublishOptions, publish: boolean): Promise<void> {
