@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { connectDatabases, type Databases } from '../src/db/connect.ts';
-import { restartEmptySequences } from '../src/db/demo.ts';
+import { restartEmptySequences, takeDemoSeedTurn } from '../src/db/demo.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
 import { seedDemo } from '../src/demo/seed.ts';
@@ -611,6 +611,42 @@ describe('PostgreSQL: the demo after a seed killed midway', () => {
 });
 
 describe('PostgreSQL: two demo seeds at once', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await createTestContext();
+  });
+  after(() => ctx?.close());
+
+  it('the second waits for the first, without restarting the ids it drew, then says the demo is there', async () => {
+    const db = ctx.dbs.primary;
+    // The first seed, midway: its turn taken, ids drawn and its first organization written.
+    const written = Promise.withResolvers<void>();
+    const commit = Promise.withResolvers<void>();
+    const first = db.transaction().execute(async (trx) => {
+      await takeDemoSeedTurn(trx);
+      await sql`select nextval(pg_get_serial_sequence('brands', 'id')) from generate_series(1, 5)`.execute(
+        trx,
+      );
+      await insertOrg(trx, 'acme');
+      written.resolve();
+      await commit.promise;
+    });
+    await written.promise;
+    const second = seedDemo(db);
+    await sleep(300);
+    const { rows } = await sql<{ last_value: string }>`select last_value from brands_id_seq`.execute(db);
+    assert.equal(Number(rows[0]?.last_value), 5, 'the first seed’s ids are not drawn again');
+    commit.resolve();
+    await first;
+    await assert.rejects(second, {
+      name: 'DemoConflictError',
+      message:
+        'cannot seed the demo into this database: organization "acme" already exists; use a fresh database',
+    });
+  });
+});
+
+describe('PostgreSQL: a demo seed meeting rows written meanwhile', () => {
   let ctx: TestContext;
   before(async () => {
     ctx = await createTestContext();

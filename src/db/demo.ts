@@ -40,6 +40,17 @@ export async function demoSeedConflict(db: Db, orgSlugs: readonly string[]): Pro
 }
 
 /**
+ * On PostgreSQL, makes seeds take turns (a transaction-scoped advisory lock, held until the seed
+ * commits or rolls back): a second seed's check then sees the first's rows, and does not restart
+ * the sequences under it (`restartEmptySequences` cannot see uncommitted rows: two seeds at once
+ * drew the same ids and the first failed on its own rows). SQLite's write transaction does this.
+ */
+export async function takeDemoSeedTurn(db: Db): Promise<void> {
+  if (isPostgres(db))
+    await sql`select pg_advisory_xact_lock(hashtextextended('sightline:demo-seed', 0))`.execute(db);
+}
+
+/**
  * On PostgreSQL, restarts the id sequence of every empty table: a seed killed midway rolled its
  * rows back but not the ids it drew (sequences stand outside transactions), so the next seed's
  * brand 9 came out 19 and it refused to go on, and every retry drew ten more. SQLite rolls its

@@ -3,7 +3,7 @@
 // recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
-import { demoSeedConflict, restartEmptySequences } from '../db/demo.ts';
+import { demoSeedConflict, restartEmptySequences, takeDemoSeedTurn } from '../db/demo.ts';
 import { refreshPlannerStatistics } from '../db/statistics.ts';
 import { BRANDS } from './brands.ts';
 import { type BrandSpec, ORGS } from './catalog.ts';
@@ -52,6 +52,7 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
   const refused = (conflict: string) =>
     new DemoConflictError(`cannot seed the demo into this database: ${conflict}; use a fresh database`);
   const seeding = db.transaction().execute(async (trx) => {
+    await takeDemoSeedTurn(trx);
     const conflict = await demoSeedConflict(trx, slugs);
     if (conflict) throw refused(conflict);
     await restartEmptySequences(trx);
