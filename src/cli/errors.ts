@@ -7,10 +7,11 @@ export class UsageError extends Error {
 }
 
 // A key's secret given alone (prefix and identifier cut off: `keys revoke <secret>`, a secret
-// pasted into the wrong option), whole, cut or run on: 32 letters and digits or more with capitals
-// and small letters among them (a random secret lacks either about once in 10^7). A slug (small
-// letters) or a hash (hex) is not masked; a long name in mixed case written without spaces is.
-const BARE_SECRET = /[0-9A-Za-z]{32,}/g;
+// pasted into the wrong option), whole, cut or run on: 24 letters and digits or more with capitals
+// and small letters among them (what is left of the 32 random characters then is too much to
+// guess). A slug (small letters) or a hash (hex) is not masked; a run id, file name or name of 24
+// such characters or more in mixed case, without spaces or other signs, is.
+const BARE_SECRET = /[0-9A-Za-z]{24,}/g;
 const looksRandom = (run: string) => /[A-Z]/.test(run) && /[a-z]/.test(run);
 
 /**
