@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -595,6 +598,38 @@ describe('sightline mcp and its configuration', () => {
       );
     } finally {
       await wrong.close();
+    }
+  });
+
+  it('asks whether the address serves the API once for several calls, and a probe without answer is not held against it', async () => {
+    // A service that answers every call "Not found." and never answers the probe.
+    let probes = 0;
+    const silent = createServer((request, response) => {
+      if (request.url?.endsWith('/api/openapi.json')) {
+        probes++;
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"detail":"Not found."}');
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const client = await overStdio(
+      demo.keys.acme,
+      `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    );
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.match(
+          await toolError(client, 'brand_overview', { brandId: 9 }),
+          /It does not exist, or it belongs to another organization than this API key\.$/,
+        );
+      }
+      assert.equal(probes, 1);
+    } finally {
+      await client.close();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 

@@ -18,22 +18,29 @@ export async function serveStdio(config: McpClientConfig): Promise<void> {
   process.stderr.write(`sightline mcp: serving the MCP tools over stdio for ${shown}\n`);
 }
 
+/** How long one answer of the probe is kept: a proxy's passing 404 or a timeout is not for good. */
+const PROBE_KEPT_MS = 60_000;
+
 /**
- * Whether `baseUrl` serves the Sightline API: its OpenAPI document (no key needed) is there. Asked
- * once a call is not found, and kept once answered; a service that does not answer is taken to
- * serve it this time (asked again next time).
+ * Whether `baseUrl` serves the Sightline API: its OpenAPI document (no key needed) is there, or
+ * the probe could not tell (no answer within 3 s, a failure). Asked when a call is not found, and
+ * its answer kept a minute, so a service that never answers the probe delays a not-found call by
+ * 3 s at most once a minute.
  */
 function servesApi(baseUrl: string): () => Promise<boolean> {
-  let known: Promise<boolean> | undefined;
+  let known: { answer: Promise<boolean>; at: number } | undefined;
   const document = new URL('api/openapi.json', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   return () => {
-    known ??= fetch(document, { signal: AbortSignal.timeout(10_000) }).then((response) => {
-      response.body?.cancel().catch(() => undefined);
-      return response.status !== 404;
-    });
-    return known.catch(() => {
-      known = undefined;
-      return true;
-    });
+    if (!known || Date.now() - known.at > PROBE_KEPT_MS) {
+      const answer = fetch(document, { signal: AbortSignal.timeout(3_000) }).then(
+        (response) => {
+          response.body?.cancel().catch(() => undefined);
+          return response.status !== 404;
+        },
+        () => true,
+      );
+      known = { answer, at: Date.now() };
+    }
+    return known.answer;
   };
 }
