@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { connectDatabases, type Databases } from '../src/db/connect.ts';
+import { connectDatabases, type Databases, type Db } from '../src/db/connect.ts';
 import { restartEmptySequences, takeDemoSeedTurn } from '../src/db/demo.ts';
 import { isoFromPostgres } from '../src/db/postgres/type-parsers.ts';
 import { GENERIC_PLAN, LOOKUP } from '../src/db/statement-hints.ts';
@@ -610,68 +610,60 @@ describe('PostgreSQL: the demo after a seed killed midway', () => {
   });
 });
 
-describe('PostgreSQL: two demo seeds at once', () => {
+/** Another writer midway: `work` done in a transaction held open until the returned commit. */
+async function midway(db: Db, work: (trx: Db) => Promise<unknown>): Promise<() => Promise<void>> {
+  const written = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  const done = db.transaction().execute(async (trx) => {
+    await work(trx);
+    written.resolve();
+    await release.promise;
+  });
+  await written.promise;
+  return async () => {
+    release.resolve();
+    await done;
+  };
+}
+
+describe('PostgreSQL: demo seeds at once', () => {
+  // Each on a database of its own: the demo's organizations are written once per database.
   let ctx: TestContext;
-  before(async () => {
+  beforeEach(async () => {
     ctx = await createTestContext();
   });
-  after(() => ctx?.close());
+  afterEach(() => ctx?.close());
+  const refused = {
+    name: 'DemoConflictError',
+    message:
+      'cannot seed the demo into this database: organization "acme" already exists; use a fresh database',
+  };
 
   it('the second waits for the first, without restarting the ids it drew, then says the demo is there', async () => {
     const db = ctx.dbs.primary;
     // The first seed, midway: its turn taken, ids drawn and its first organization written.
-    const written = Promise.withResolvers<void>();
-    const commit = Promise.withResolvers<void>();
-    const first = db.transaction().execute(async (trx) => {
+    const commit = await midway(db, async (trx) => {
       await takeDemoSeedTurn(trx);
       await sql`select nextval(pg_get_serial_sequence('brands', 'id')) from generate_series(1, 5)`.execute(
         trx,
       );
       await insertOrg(trx, 'acme');
-      written.resolve();
-      await commit.promise;
     });
-    await written.promise;
     const second = seedDemo(db);
     await sleep(300);
     const { rows } = await sql<{ last_value: string }>`select last_value from brands_id_seq`.execute(db);
     assert.equal(Number(rows[0]?.last_value), 5, 'the first seed’s ids are not drawn again');
-    commit.resolve();
-    await first;
-    await assert.rejects(second, {
-      name: 'DemoConflictError',
-      message:
-        'cannot seed the demo into this database: organization "acme" already exists; use a fresh database',
-    });
+    await commit();
+    await assert.rejects(second, refused);
   });
-});
 
-describe('PostgreSQL: a demo seed meeting rows written meanwhile', () => {
-  let ctx: TestContext;
-  before(async () => {
-    ctx = await createTestContext();
-  });
-  after(() => ctx?.close());
-
-  it('the one that meets the other’s rows says the demo is there, in words', async () => {
+  it('the one that meets rows written meanwhile says the demo is there, in words', async () => {
     const db = ctx.dbs.primary;
-    // The other seed's first row, written and not yet committed when this one checks.
-    const written = Promise.withResolvers<void>();
-    const commit = Promise.withResolvers<void>();
-    const other = db.transaction().execute(async (trx) => {
-      await insertOrg(trx, 'acme');
-      written.resolve();
-      await commit.promise;
-    });
-    await written.promise;
+    // The other writer's row, written and not yet committed when this seed checks.
+    const commit = await midway(db, (trx) => insertOrg(trx, 'acme'));
     const seeding = seedDemo(db);
     await sleep(300);
-    commit.resolve();
-    await other;
-    await assert.rejects(seeding, {
-      name: 'DemoConflictError',
-      message:
-        'cannot seed the demo into this database: organization "acme" already exists; use a fresh database',
-    });
+    await commit();
+    await assert.rejects(seeding, refused);
   });
 });
