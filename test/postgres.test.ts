@@ -649,12 +649,28 @@ describe('PostgreSQL: demo seeds at once', () => {
       );
       await insertOrg(trx, 'acme');
     });
-    const second = seedDemo(db);
-    await sleep(300);
-    const { rows } = await sql<{ last_value: string }>`select last_value from brands_id_seq`.execute(db);
-    assert.equal(Number(rows[0]?.last_value), 5, 'the first seed’s ids are not drawn again');
-    await commit();
-    await assert.rejects(second, refused);
+    // The second on connections whose default isolation is repeatable read: its snapshot would be
+    // taken before the wait.
+    const name = new URL(ctx.config.databaseUrl).pathname.slice(1);
+    await sql`alter database ${sql.id(name)} set default_transaction_isolation = 'repeatable read'`.execute(
+      db,
+    );
+    const repeatable = connectDatabases({ ...ctx.config, databasePoolSize: 1 });
+    try {
+      const second = seedDemo(repeatable.primary);
+      await sleep(300);
+      const lastValue = async () =>
+        Number(
+          (await sql<{ last_value: string }>`select last_value from brands_id_seq`.execute(db)).rows[0]
+            ?.last_value,
+        );
+      assert.equal(await lastValue(), 5, 'the first seed’s ids are not drawn again');
+      await commit();
+      await assert.rejects(second, refused);
+      assert.equal(await lastValue(), 5, 'nor restarted once it has committed');
+    } finally {
+      await repeatable.close();
+    }
   });
 
   it('the one that meets rows written meanwhile says the demo is there, in words', async () => {

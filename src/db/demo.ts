@@ -39,15 +39,27 @@ export async function demoSeedConflict(db: Db, orgSlugs: readonly string[]): Pro
   return brand ? 'it already has brands' : undefined;
 }
 
-/**
- * On PostgreSQL, makes seeds take turns (a transaction-scoped advisory lock, held until the seed
- * commits or rolls back): a second seed's check then sees the first's rows, and does not restart
- * the sequences under it (`restartEmptySequences` cannot see uncommitted rows: two seeds at once
- * drew the same ids and the first failed on its own rows). SQLite's write transaction does this.
- */
+/** A seed's turn on PostgreSQL: a transaction-scoped advisory lock, held until it ends. */
 export async function takeDemoSeedTurn(db: Db): Promise<void> {
-  if (isPostgres(db))
-    await sql`select pg_advisory_xact_lock(hashtextextended('sightline:demo-seed', 0))`.execute(db);
+  await sql`select pg_advisory_xact_lock(hashtextextended('sightline:demo-seed', 0))`.execute(db);
+}
+
+/**
+ * Runs a demo seed in one transaction. On PostgreSQL seeds take turns, and read committed whatever
+ * the database's default: a second seed's check then sees the first's rows, and does not restart
+ * the sequences under it (`restartEmptySequences` cannot see uncommitted rows: two seeds at once
+ * drew the same ids and the first failed on its own rows; under repeatable read the snapshot, taken
+ * before the wait, still showed an empty database). SQLite's write transaction does this.
+ */
+export function inDemoSeedTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return db.transaction().execute(work);
+  return db
+    .transaction()
+    .setIsolationLevel('read committed')
+    .execute(async (trx) => {
+      await takeDemoSeedTurn(trx);
+      return work(trx);
+    });
 }
 
 /**

@@ -3,7 +3,7 @@
 // recommendations, written deterministically (same seeding day, same rows) in one
 // transaction. See docs/notes/cli.md for what it contains and why.
 import type { Db } from '../db/connect.ts';
-import { demoSeedConflict, restartEmptySequences, takeDemoSeedTurn } from '../db/demo.ts';
+import { demoSeedConflict, inDemoSeedTransaction, restartEmptySequences } from '../db/demo.ts';
 import { refreshPlannerStatistics } from '../db/statistics.ts';
 import { BRANDS } from './brands.ts';
 import { type BrandSpec, ORGS } from './catalog.ts';
@@ -51,8 +51,7 @@ export async function seedDemo(db: Db, options: { now?: Date } = {}): Promise<De
   const slugs = ORGS.map((o) => o.slug);
   const refused = (conflict: string) =>
     new DemoConflictError(`cannot seed the demo into this database: ${conflict}; use a fresh database`);
-  const seeding = db.transaction().execute(async (trx) => {
-    await takeDemoSeedTurn(trx);
+  const seeding = inDemoSeedTransaction(db, async (trx) => {
     const conflict = await demoSeedConflict(trx, slugs);
     if (conflict) throw refused(conflict);
     await restartEmptySequences(trx);
@@ -88,5 +87,12 @@ export async function ensureDemo(
 ): Promise<{ manifest: DemoManifest; created: boolean }> {
   const existing = await findDemoManifest(db);
   if (existing) return { manifest: existing, created: false };
-  return { manifest: await seedDemo(db, options), created: true };
+  try {
+    return { manifest: await seedDemo(db, options), created: true };
+  } catch (error) {
+    // Seeded by another process while this one waited its turn (two `npm start`s at once).
+    const seeded = error instanceof DemoConflictError ? await findDemoManifest(db) : undefined;
+    if (seeded) return { manifest: seeded, created: false };
+    throw error;
+  }
 }
