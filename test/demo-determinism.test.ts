@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { sql } from 'kysely';
 import { type DemoManifest, findDemoManifest, seedDemo } from '../src/demo/seed.ts';
 import { createTestContext, type TestContext } from './support/context.ts';
 import { fingerprint } from './support/demo-rows.ts';
@@ -37,4 +38,17 @@ it('is deterministic: the same day gives the same manifest and the same rows', a
     fingerprint(morning.dbs.primary),
   ]);
   assert.deepEqual(late, early);
+});
+
+it('stops with the database’s own error when the monitored brand’s run cannot be planned', async () => {
+  const refusing = await createTestContext();
+  try {
+    const db = refusing.dbs.primary;
+    // Brand 10 is the one Sightline monitors itself: its days are planned by the worker's steps.
+    await sql`create trigger refuse_runs before insert on runs when new.brand_id = 10
+      begin select raise(abort, 'disk full'); end`.execute(db);
+    await assert.rejects(seedDemo(db, { now: EVENING }), { message: 'disk full' });
+  } finally {
+    await refusing.close();
+  }
 });

@@ -14,7 +14,19 @@ import { scheduleDue } from '../monitoring/worker.ts';
 import { DAY_MS } from './timeline.ts';
 import type { CatalogIds } from './write-catalog.ts';
 
-const quiet: MonitorLog = { info() {}, warn() {}, error() {} };
+/** A log that keeps nothing but a due run the schedule could not plan, the seed's failure then. */
+function planningFailures(): MonitorLog & { failure: () => string | undefined } {
+  let failure: string | undefined;
+  return {
+    info() {},
+    warn() {},
+    error(fields, message) {
+      const { event, err } = fields as { event?: unknown; err?: unknown };
+      if (event === 'schedule_failed') failure ??= typeof err === 'string' ? err : message;
+    },
+    failure: () => failure,
+  };
+}
 
 export async function writeMonitoredHistory(
   db: Db,
@@ -29,13 +41,14 @@ export async function writeMonitoredHistory(
   const engines = createEngines(loadConfig({}).engines, {
     clock: { now: () => now.getTime(), sleep: async () => {} },
   });
+  const log = planningFailures();
   const deps: AskDeps = {
     db,
     engines,
     owner: 'demo-seed',
     leaseMs: 10 * 60_000,
     clock: () => now,
-    log: quiet,
+    log,
   };
   const monitoring = await updateBrandMonitoring(
     db,
@@ -48,6 +61,9 @@ export async function writeMonitoredHistory(
   while (due !== null && Date.parse(due) < anchor) {
     now = new Date(due);
     await scheduleDue(deps, new Set(engines.keys()));
+    // The worker logs a run it could not plan and goes on; the seed stops on it.
+    const failure = log.failure();
+    if (failure !== undefined) throw new Error(failure);
     for (;;) {
       const asks = await claimableAskIds(db, { engines: [...engines.keys()] }, now.toISOString(), 100);
       if (asks.length === 0) break;
