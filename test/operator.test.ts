@@ -147,6 +147,19 @@ describe('operator set-up and import through the CLI', () => {
     );
   });
 
+  it('warns when a brand comes to go by a tracked competitor’s name, and updates it', () => {
+    const run = cli(['brands', 'update', 'linear', '--org', 'acme', '--aliases', 'Linear.app,Asana']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^Updated brand \d+ "Linear"/);
+    assert.match(
+      run.stderr,
+      /^sightline: warning: competitor \d+ "Asana" \(category \d+\) now goes by a name of the brand itself: answers naming it count for the brand\n$/,
+    );
+    // Back as it was: no warning.
+    const back = cli(['brands', 'update', 'linear', '--org', 'acme', '--aliases', 'Linear.app']);
+    assert.equal(back.stderr, '');
+  });
+
   it('refuses bad set-up input with the right exit code and one line on stderr', async () => {
     const usage = cli(['brands', 'create', '--org', 'acme', '--name', 'Other', '--website', 'not a website']);
     assert.equal(usage.status, 2);

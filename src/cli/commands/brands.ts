@@ -2,6 +2,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { EngineName } from '../../config.ts';
 import { createBrand, updateBrand } from '../../db/catalog/brands.ts';
+import { competitorsNamedAsBrand } from '../../db/catalog/competitors.ts';
 import { type BrandRecord, requireBrand } from '../../db/catalog/refs.ts';
 import { BRAND_STATUSES, type EditableBrandStatus, type Ref } from '../../domain/catalog.ts';
 import {
@@ -137,7 +138,7 @@ export function register(program: Command): void {
           samples: options.samples,
         };
         // One transaction: a refused monitoring change leaves the other changes unmade too.
-        const { brand, schedule } = await withOrganization(options.org, (db, org) =>
+        const { brand, schedule, shadowed } = await withOrganization(options.org, (db, org) =>
           db.transaction().execute(async (trx) => {
             const brand = await updateBrand(trx, await requireBrand(trx, org.id, ref, org.slug), {
               name: options.name,
@@ -149,10 +150,16 @@ export function register(program: Command): void {
             const schedule = hasMonitoringChanges(monitoring)
               ? await updateBrandMonitoring(trx, org.id, brand.id, monitoring, new Date())
               : undefined;
-            return { brand, schedule };
+            return { brand, schedule, shadowed: await competitorsNamedAsBrand(trx, brand) };
           }),
         );
         print(`Updated brand ${brand.id} "${brand.name}" (${describe(brand)}).`);
+        // Not refused: the competitor was there first, and no command removes one.
+        for (const c of shadowed) {
+          process.stderr.write(
+            `sightline: warning: competitor ${c.id} "${c.name}" (category ${c.categoryId}) now goes by a name of the brand itself: answers naming it count for the brand\n`,
+          );
+        }
         if (schedule) print(`Brand ${brand.id}: ${describeMonitoring(schedule)}.`);
       },
     );

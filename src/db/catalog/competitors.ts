@@ -86,6 +86,32 @@ export async function addCompetitor(
 }
 
 /** Untracked names answers in the category ranked, most frequent first. */
+/**
+ * The brand's tracked competitors that go by a name the analyzer reads as the brand (its name, an
+ * alias, its website's domain): answers naming them count for the brand, and they are never matched.
+ */
+export async function competitorsNamedAsBrand(
+  db: Db,
+  brand: BrandRecord,
+): Promise<Array<{ id: number; name: string; categoryId: number }>> {
+  const keys = [
+    ...new Set(
+      brandNames(brand)
+        .map(canonicalKey)
+        .filter((k) => k !== ''),
+    ),
+  ];
+  const rows = await db
+    .selectFrom('competitors')
+    .select(['id', 'name', 'category_id'])
+    .where('org_id', '=', brand.orgId)
+    .where('brand_id', '=', brand.id)
+    .where('canonical_key', 'in', keys)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, categoryId: r.category_id }));
+}
+
 export async function listCandidates(
   db: Db,
   category: CategoryRecord,
