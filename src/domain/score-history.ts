@@ -117,13 +117,7 @@ const at = (point: ScoreAsOfRun) => Date.parse(point.scoredAt);
  * by prompt, so that a history read in parts adds them in the order one read does.
  */
 function promptScoresAt(scores: readonly SampledPromptScore[], point: ScoreAsOfRun): PromptScore[] {
-  const latest = new Map<number, SampledPromptScore>();
-  for (const s of scores) {
-    if (byTime(s, point) > 0) continue;
-    const held = latest.get(s.promptId);
-    if (!held || byTime(s, held) > 0) latest.set(s.promptId, s);
-  }
-  return [...latest.values()]
+  return latestByPrompt(scores.filter((s) => byTime(s, point) <= 0))
     .sort((a, b) => a.promptId - b.promptId)
     .map((s) => ({ score: s.score, samples: s.samples }));
 }
