@@ -40,11 +40,7 @@ export async function addCompetitor(
   if (!key) throw new InvalidInput(`"${name}" has no letters or digits to identify it by`);
   // Any name the analyzer reads as the brand (its name, an alias, its website's domain), given as
   // the competitor's name or one of its aliases: stored, it would never be matched.
-  const own = new Set(
-    brandNames(brand)
-      .map(canonicalKey)
-      .filter((k) => k !== ''),
-  );
+  const own = new Set(brandKeys(brand));
   const itself = [name, ...aliases].find((given) => own.has(canonicalKey(given)));
   if (itself !== undefined) throw new CatalogError(`"${itself}" is the brand itself, not a competitor`);
   const row = await inCatalogTransaction(db, category.orgId, async (trx) => {
@@ -85,33 +81,35 @@ export async function addCompetitor(
   return { id: row.id, categoryId: category.id, name, canonicalKey: key, aliases };
 }
 
-/** Untracked names answers in the category ranked, most frequent first. */
+/** The canonical keys of every name the analyzer reads as the brand (its name, aliases, website's domain). */
+const brandKeys = (brand: BrandRecord) => [
+  ...new Set(
+    brandNames(brand)
+      .map(canonicalKey)
+      .filter((k) => k !== ''),
+  ),
+];
+
 /**
- * The brand's tracked competitors that go by a name the analyzer reads as the brand (its name, an
- * alias, its website's domain): answers naming them count for the brand, and they are never matched.
+ * The brand's tracked competitors that go by a name the analyzer reads as the brand: answers
+ * naming them count for the brand, and they are never matched.
  */
 export async function competitorsNamedAsBrand(
   db: Db,
   brand: BrandRecord,
 ): Promise<Array<{ id: number; name: string; categoryId: number }>> {
-  const keys = [
-    ...new Set(
-      brandNames(brand)
-        .map(canonicalKey)
-        .filter((k) => k !== ''),
-    ),
-  ];
   const rows = await db
     .selectFrom('competitors')
     .select(['id', 'name', 'category_id'])
     .where('org_id', '=', brand.orgId)
     .where('brand_id', '=', brand.id)
-    .where('canonical_key', 'in', keys)
+    .where('canonical_key', 'in', brandKeys(brand))
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ id: r.id, name: r.name, categoryId: r.category_id }));
 }
 
+/** Untracked names answers in the category ranked, most frequent first. */
 export async function listCandidates(
   db: Db,
   category: CategoryRecord,
