@@ -32,18 +32,17 @@ export const parseWebsiteOption = parser(validWebsite);
 export const parseKeyOption = parser(validExternalKey);
 export const parseListOption = parser((value: string) => validAliases(splitList(value)));
 
-/** --concurrency: as SIGHTLINE_WORKER_CONCURRENCY, at most 1,000 (the primary pool holds that many + 2). */
-export function parseConcurrency(value: string): number {
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000)
-    throw new InvalidArgumentError('expected a whole number from 1 to 1000.');
+/** A parser of a whole number from 1 to `most` (at most four digits). */
+const wholeNumberUpTo = (most: number) => (value: string) => {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > most)
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${most}.`);
   return Number(value);
-}
+};
 
-export function parseLimit(value: string): number {
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1)
-    throw new InvalidArgumentError('expected a whole number from 1 to 9999.');
-  return Number(value);
-}
+/** --concurrency: as SIGHTLINE_WORKER_CONCURRENCY, at most 1,000 (the primary pool holds that many + 2). */
+export const parseConcurrency = wholeNumberUpTo(1000);
+
+export const parseLimit = wholeNumberUpTo(9999);
 
 /**
  * Runs `fn` with the database and the organization of --org. A value the catalog rules refuse is
