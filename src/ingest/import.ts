@@ -121,12 +121,12 @@ export async function importAnswers(
       for await (const { line: lineNo, parsed } of readLines(source)) {
         const resolved =
           'value' in parsed ? await resolve(scoped, parsed.value, options, now) : { errors: [parsed.error] };
-        if ('errors' in resolved)
-          throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
+        const changed = () => new Error(`line ${lineNo} changed while importing; nothing was imported`);
+        if ('errors' in resolved) throw changed();
         if (present.has(answerKey(resolved.orgId, resolved.key))) continue;
         const plan = plans.get(runKey(resolved.orgId, resolved.line.run));
         // A run the check never met: the line names another run now.
-        if (!plan) throw new Error(`line ${lineNo} changed while importing; nothing was imported`);
+        if (!plan) throw changed();
         added.set(plan, (added.get(plan) ?? 0) + 1);
         batch.push({
           orgId: resolved.orgId,

@@ -96,16 +96,16 @@ export async function createRuns(
  * transaction, locked until it ends.
  */
 export async function runsChangedSinceCheck(db: Db, orgId: number, plans: readonly RunPlan[]) {
-  for (const batch of chunks(plans.filter((p) => p.existing))) {
+  for (const batch of chunks(plans.flatMap((p) => (p.existing ? [p.existing] : [])))) {
     const states = await lockedRunStates(
       db,
       orgId,
-      batch.map((p) => p.existing?.id as number),
+      batch.map((run) => run.id),
     );
     const now = new Map(states.map((r) => [r.id, r]));
-    for (const { existing } of batch) {
-      const state = now.get(existing?.id as number);
-      if (state?.status !== existing?.status || state?.publishedAt !== existing?.publishedAt) return true;
+    for (const run of batch) {
+      const state = now.get(run.id);
+      if (state?.status !== run.status || state?.publishedAt !== run.publishedAt) return true;
     }
   }
   return false;
