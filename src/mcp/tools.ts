@@ -95,8 +95,12 @@ class Refused extends Error {}
 const NOT_THE_API =
   ' SIGHTLINE_BASE_URL does not point at the Sightline API (its /api/openapi.json is not found either): check its path.';
 
+/** A 404's detail: the API's "Not found." (the object), "Invalid page." or what else is missing. */
+const detailOf404 = (error: SightlineError) =>
+  error.status === 404 ? (error.body as { detail?: unknown } | null)?.detail : undefined;
+
 function explain(what: string, error: SightlineError, notTheApi = false): string {
-  const detail = error.status === 404 ? (error.body as { detail?: unknown } | null)?.detail : undefined;
+  const detail = detailOf404(error);
   const hint =
     // Only the API's "Not found." means the object; "No … report exists" says what is missing.
     detail === 'Not found.'
@@ -135,9 +139,7 @@ function answerer(options: McpServerOptions) {
       const output = await read();
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
-      const notFound =
-        error instanceof SightlineError &&
-        (error.body as { detail?: unknown } | null)?.detail === 'Not found.';
+      const notFound = error instanceof SightlineError && detailOf404(error) === 'Not found.';
       const notTheApi = notFound && options.servesApi !== undefined && !(await options.servesApi());
       const text = failure(what, error, notTheApi);
       if (text === undefined) throw error;
