@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
+  type ClientOptions,
   parseRetryAfter,
   Sightline,
   SightlineAuthError,
@@ -72,18 +73,23 @@ async function rejection(promise: Promise<unknown>): Promise<SightlineError> {
   return error;
 }
 
-/** A stand-in for the service answering with `handler`, and a client on it; closed after `use`. */
+/**
+ * A stand-in for the service answering with `handler`, and a client on it (with `options`); closed
+ * after `use`, connections it left open too.
+ */
 async function withStandIn(
   handler: RequestListener,
   use: (client: Sightline, base: string) => Promise<void>,
+  options: Omit<ClientOptions, 'baseUrl'> = {},
 ): Promise<void> {
   const server = createServer(handler);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    await use(new Sightline({ apiKey: 'sl_live_any', baseUrl: base }), base);
+    await use(new Sightline({ apiKey: 'sl_live_any', baseUrl: base, ...options }), base);
   } finally {
+    server.closeAllConnections();
     server.close();
   }
 }
@@ -381,17 +387,11 @@ describe('errors through the SDK', () => {
 
   it('a download cut off mid-way is a SightlineConnectionError and leaves no file', async () => {
     // Promises 100,000 bytes, sends 30,000 and drops the connection.
-    const cut = createServer((_request, response) => {
+    const cut: RequestListener = (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '100000' });
       response.write(Buffer.alloc(30_000, 37), () => response.socket?.destroy());
-    });
-    cut.listen(0, '127.0.0.1');
-    await once(cut, 'listening');
-    try {
-      const client = new Sightline({
-        apiKey: demo.keys.acme,
-        baseUrl: `http://127.0.0.1:${(cut.address() as AddressInfo).port}`,
-      });
+    };
+    await withStandIn(cut, async (client) => {
       const target = join(dir, 'cut', 'report.pdf');
       mkdirSync(join(dir, 'cut'));
       await assert.rejects(client.reports.downloadTo(1, target), (error) => {
@@ -406,52 +406,44 @@ describe('errors through the SDK', () => {
       assert.deepEqual(readdirSync(join(dir, 'cut')), ['report.pdf']);
       assert.equal(readFileSync(target, 'utf8'), 'the earlier download');
       await assert.rejects((await client.reports.download(1)).bytes(), SightlineConnectionError);
-    } finally {
-      cut.close();
-    }
+    });
   });
 
   it('a body that stops coming is a SightlineConnectionError, not a five-minute wait', async () => {
     // Headers and half a body, then nothing, the connection kept open; an error answer's body
     // too (a 500 for a run's status).
-    const stalling = createServer((request, response) => {
+    const stalling: RequestListener = (request, response) => {
       response.writeHead(request.url?.includes('/runs/') ? 500 : 200, { 'content-type': 'application/json' });
       response.write('{"id":"9","na');
-    });
-    stalling.listen(0, '127.0.0.1');
-    await once(stalling, 'listening');
-    try {
-      const client = new Sightline({
-        apiKey: demo.keys.acme,
-        baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
-        requestTimeoutMs: 300,
-      });
-      const reads = [
-        () => client.brands.get(9),
-        () => client.runs.status(5),
-        () => client.reports.download(1).then((f) => f.bytes()),
-      ];
-      for (const read of reads) {
-        await assert.rejects(read(), (error) => {
-          assert.ok(error instanceof SightlineConnectionError);
-          assert.equal(error.reason, 'the answer stopped for 300 ms');
-          return true;
-        });
-      }
-      // A private file's download is never readable by others while it comes.
-      const target = join(dir, 'private.pdf');
-      writeFileSync(target, 'an older report', { mode: 0o600 });
-      const downloading = assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const partial = readdirSync(dir).find((name) => name.endsWith('.part'));
-      assert.ok(partial, 'the download is under way beside the file');
-      assert.equal(statSync(join(dir, partial)).mode & 0o777, 0o600);
-      await downloading;
-      assert.equal(readFileSync(target, 'utf8'), 'an older report');
-    } finally {
-      stalling.closeAllConnections();
-      stalling.close();
-    }
+    };
+    await withStandIn(
+      stalling,
+      async (client) => {
+        const reads = [
+          () => client.brands.get(9),
+          () => client.runs.status(5),
+          () => client.reports.download(1).then((f) => f.bytes()),
+        ];
+        for (const read of reads) {
+          await assert.rejects(read(), (error) => {
+            assert.ok(error instanceof SightlineConnectionError);
+            assert.equal(error.reason, 'the answer stopped for 300 ms');
+            return true;
+          });
+        }
+        // A private file's download is never readable by others while it comes.
+        const target = join(dir, 'private.pdf');
+        writeFileSync(target, 'an older report', { mode: 0o600 });
+        const downloading = assert.rejects(client.reports.downloadTo(1, target), SightlineConnectionError);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const partial = readdirSync(dir).find((name) => name.endsWith('.part'));
+        assert.ok(partial, 'the download is under way beside the file');
+        assert.equal(statSync(join(dir, partial)).mode & 0o777, 0o600);
+        await downloading;
+        assert.equal(readFileSync(target, 'utf8'), 'an older report');
+      },
+      { requestTimeoutMs: 300 },
+    );
   });
 
   it('refuses a key with characters no key has, at once', () => {
@@ -537,7 +529,7 @@ describe('errors through the SDK', () => {
     let failures = 0;
     let requests = 0;
     let retryAfter = '0';
-    const flaky = createServer((_request, response) => {
+    const flaky: RequestListener = (_request, response) => {
       requests++;
       if (requests <= failures) {
         response.writeHead(503, { 'content-type': 'application/json', 'retry-after': retryAfter });
@@ -546,11 +538,8 @@ describe('errors through the SDK', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(brand));
       }
-    });
-    flaky.listen(0, '127.0.0.1');
-    await once(flaky, 'listening');
-    try {
-      const flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+    };
+    await withStandIn(flaky, async (_, flakyUrl) => {
       const client = (maxRetries: number) =>
         new Sightline({ apiKey: 'sl_live_any', baseUrl: flakyUrl, maxRetries });
 
@@ -576,9 +565,7 @@ describe('errors through the SDK', () => {
       assert.ok(impatient instanceof SightlineUnavailableError);
       assert.equal(impatient.retryAfter, 120);
       assert.equal(requests, 1);
-    } finally {
-      flaky.close();
-    }
+    });
   });
 
   it('parses Retry-After as seconds or as an HTTP date', () => {
