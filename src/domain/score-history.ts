@@ -65,7 +65,9 @@ export function historyPart(
   within: readonly SampledPromptScore[],
   start: Date | null = null,
 ): HistoryPart {
-  const atStart = start === null ? [] : within.filter((s) => Date.parse(s.scoredAt) <= start.getTime());
+  // Compared as text, as `byTime` compares them: times are ISO strings to the millisecond.
+  const startAt = start?.toISOString();
+  const atStart = startAt === undefined ? [] : within.filter((s) => s.scoredAt <= startAt);
   const bounding = atStart.length === 0 ? before : latestByPrompt([...before, ...atStart]);
   const part = { boundary: scoreAsOfLatest(bounding), points: [], state: [...before], scores: [...before] };
   return continued(part, within);
